@@ -1,0 +1,89 @@
+package dev.brisk;
+
+import dev.brisk.internal.engine.Server;
+import dev.brisk.internal.web.AppConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+/**
+ * A Brisk app: declare it with {@link #create}, then {@link #start} it and {@link #close} it.
+ *
+ * <pre>{@code
+ * Brisk app = Brisk.create(cfg -> {
+ *     cfg.port(8080);
+ *     cfg.get("/hello", ctx -> ctx.text("Hello, World!"));
+ *     cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));
+ * }).start();
+ * }</pre>
+ *
+ * <p>Options set in code are overridden by {@code brisk.properties}, then {@code BRISK_*} environment
+ * variables, then {@code brisk.*} system properties (see {@link ConfigSource}).
+ */
+public final class Brisk implements AutoCloseable {
+    private final Server server;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private Brisk(Server server) {
+        this.server = server;
+    }
+
+    /** Declares an app; nothing listens until {@link #start}. */
+    public static Brisk create(Consumer<BriskConfig> app) {
+        AppConfig cfg = new AppConfig();
+        app.accept(cfg);
+        ServerOptions opts = cfg.resolvedOptions();
+        return new Brisk(new Server(opts, cfg.freeze(opts), cfg.workerPool()));
+    }
+
+    /**
+     * Binds the port and starts serving. Returns this, running.
+     *
+     * @throws UncheckedIOException when the port cannot be bound
+     */
+    public Brisk start() {
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** The bound port. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The options in force (code values overlaid with outside configuration). */
+    public ServerOptions options() {
+        return server.options();
+    }
+
+    /** Open connections right now. */
+    public int connectionCount() {
+        return server.connectionCount();
+    }
+
+    /**
+     * Graceful shutdown: stops accepting, closes idle connections, lets in-flight requests finish up
+     * to {@code shutdown-timeout}, then closes the rest. Idempotent; blocks until done.
+     */
+    @Override
+    public void close() {
+        server.close();
+        stopped.countDown();
+    }
+
+    /** Closes this app when the JVM is asked to exit (SIGTERM, SIGINT). Returns this. */
+    public Brisk closeOnShutdown() {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "brisk-shutdown"));
+        return this;
+    }
+
+    /** Blocks until {@link #close} has completed. */
+    public void awaitClose() throws InterruptedException {
+        stopped.await();
+    }
+}

@@ -1,0 +1,174 @@
+package dev.brisk;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Where options come from outside the code, for every module. An option named {@code max-body-size}
+ * is read from the system property {@code brisk.max-body-size}, else the environment variable
+ * {@code BRISK_MAX_BODY_SIZE}, else the key {@code brisk.max-body-size} of a {@code brisk.properties}
+ * file, else the value set in code. Precedence: code &lt; file &lt; environment &lt; system property.
+ *
+ * <p>The file is {@code brisk.properties} in the working directory, or the path given by
+ * {@code brisk.config} / {@code BRISK_CONFIG}. Durations are written {@code 500ms}, {@code 10s},
+ * {@code 2m}, {@code 1h} (a bare number is milliseconds); sizes {@code 512}, {@code 8KiB},
+ * {@code 10MiB}, {@code 1GiB} (also {@code k}, {@code m}, {@code g}, {@code KB}, {@code MB}).
+ */
+public final class ConfigSource {
+    private final Map<String, String> env;
+    private final Properties system;
+    private final Properties file;
+
+    private ConfigSource(Map<String, String> env, Properties system, Properties file) {
+        this.env = env;
+        this.system = system;
+        this.file = file;
+    }
+
+    /** Reads the process environment, the system properties and the properties file. */
+    public static ConfigSource load() {
+        Map<String, String> env = System.getenv();
+        Properties sys = System.getProperties();
+        String path = sys.getProperty("brisk.config", env.get("BRISK_CONFIG"));
+        Path file = Path.of(path != null ? path : "brisk.properties");
+        Properties props = new Properties();
+        if (Files.isRegularFile(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                props.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+        } else if (path != null) {
+            throw new IllegalArgumentException("config file not found: " + file);
+        }
+        return new ConfigSource(env, sys, props);
+    }
+
+    /** A source over the given maps, for tests and embedding. */
+    public static ConfigSource of(Map<String, String> env, Properties system, Properties file) {
+        return new ConfigSource(Map.copyOf(env), copy(system), copy(file));
+    }
+
+    /** A source that supplies nothing: every option keeps its value from code. */
+    public static ConfigSource empty() {
+        return new ConfigSource(Map.of(), new Properties(), new Properties());
+    }
+
+    private static Properties copy(Properties p) {
+        Properties c = new Properties();
+        c.putAll(p);
+        return c;
+    }
+
+    /** The environment variable for an option: {@code max-body-size} → {@code BRISK_MAX_BODY_SIZE}. */
+    public static String envName(String option) {
+        return "BRISK_" + option.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The raw value of an option, from the highest-precedence place that has it. */
+    public Optional<String> get(String option) {
+        String v = system.getProperty("brisk." + option);
+        if (v == null) {
+            v = env.get(envName(option));
+        }
+        if (v == null) {
+            v = file.getProperty("brisk." + option);
+        }
+        return Optional.ofNullable(v).map(String::trim);
+    }
+
+    public String string(String option, String fallback) {
+        return get(option).orElse(fallback);
+    }
+
+    public int integer(String option, int fallback) {
+        return get(option).map(v -> {
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw invalid(option, v, "an integer");
+            }
+        }).orElse(fallback);
+    }
+
+    public boolean bool(String option, boolean fallback) {
+        return get(option).map(v -> switch (v.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw invalid(option, v, "true or false");
+        }).orElse(fallback);
+    }
+
+    public Duration duration(String option, Duration fallback) {
+        return get(option).map(v -> parseDuration(option, v)).orElse(fallback);
+    }
+
+    public long size(String option, long fallback) {
+        return get(option).map(v -> parseSize(option, v)).orElse(fallback);
+    }
+
+    public <E extends Enum<E>> E enumValue(String option, Class<E> type, E fallback) {
+        return get(option).map(v -> {
+            String name = v.toUpperCase(Locale.ROOT).replace('-', '_');
+            for (E e : type.getEnumConstants()) {
+                if (e.name().equals(name)) {
+                    return e;
+                }
+            }
+            throw invalid(option, v, "one of " + java.util.Arrays.toString(type.getEnumConstants())
+                    .toLowerCase(Locale.ROOT).replace('_', '-'));
+        }).orElse(fallback);
+    }
+
+    static Duration parseDuration(String option, String v) {
+        String s = v.toLowerCase(Locale.ROOT);
+        int i = 0;
+        while (i < s.length() && Character.isDigit(s.charAt(i))) {
+            i++;
+        }
+        if (i == 0 || i > 12) {
+            throw invalid(option, v, "a duration such as 500ms, 10s, 2m");
+        }
+        long n = Long.parseLong(s.substring(0, i));
+        return switch (s.substring(i).trim()) {
+            case "", "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m", "min" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> throw invalid(option, v, "a duration such as 500ms, 10s, 2m");
+        };
+    }
+
+    static long parseSize(String option, String v) {
+        String s = v.toLowerCase(Locale.ROOT);
+        int i = 0;
+        while (i < s.length() && Character.isDigit(s.charAt(i))) {
+            i++;
+        }
+        if (i == 0 || i > 15) {
+            throw invalid(option, v, "a size such as 512, 8KiB, 10MiB");
+        }
+        long n = Long.parseLong(s.substring(0, i));
+        long unit = switch (s.substring(i).trim()) {
+            case "", "b" -> 1;
+            case "k", "kb", "kib" -> 1L << 10;
+            case "m", "mb", "mib" -> 1L << 20;
+            case "g", "gb", "gib" -> 1L << 30;
+            default -> throw invalid(option, v, "a size such as 512, 8KiB, 10MiB");
+        };
+        return Math.multiplyExact(n, unit);
+    }
+
+    private static IllegalArgumentException invalid(String option, String value, String expected) {
+        return new IllegalArgumentException("invalid value for option '" + option + "' (brisk." + option
+                + " / " + envName(option) + "): '" + value + "' is not " + expected);
+    }
+}

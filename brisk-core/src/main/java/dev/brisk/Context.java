@@ -1,0 +1,155 @@
+package dev.brisk;
+
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One request and the response being built for it. A context belongs to one request: use it only on
+ * the thread that runs the handler (or hand it on with care), never after the handler returned.
+ *
+ * <p>Response methods set the body and content type; the response is written once the handler chain
+ * returns. Setting a body twice replaces the first.
+ */
+public interface Context {
+
+    // ---- request ----------------------------------------------------------------------------
+
+    /** The request method, e.g. {@code GET}. */
+    String method();
+
+    /** The decoded request path, without the query string. */
+    String path();
+
+    /** The raw query string without the leading {@code ?}, or an empty string. */
+    String queryString();
+
+    /** A decoded path parameter ({@code {name}} in the route, or {@code *} for the wildcard), or null. */
+    String pathParam(String name);
+
+    /** All path parameters of the matched route, in route order. */
+    Map<String, String> pathParams();
+
+    /** The first value of a decoded query parameter, or null. */
+    String queryParam(String name);
+
+    /** The first value of a query parameter, or {@code defaultValue}. */
+    default String queryParam(String name, String defaultValue) {
+        String v = queryParam(name);
+        return v == null ? defaultValue : v;
+    }
+
+    /** All values of a decoded query parameter, in order; empty when absent. */
+    List<String> queryParams(String name);
+
+    /** All decoded query parameters. */
+    Map<String, List<String>> queryParamMap();
+
+    /** The first value of a request header (name case-insensitive), or null. */
+    String header(String name);
+
+    /** All values of a request header (name case-insensitive); empty when absent. */
+    List<String> headers(String name);
+
+    /** The names of the request headers, as sent, in order, without repeats (case-insensitive). */
+    List<String> headerNames();
+
+    /** The value of a request cookie, or null. */
+    String cookie(String name);
+
+    /** All request cookies, name to value. */
+    Map<String, String> cookies();
+
+    /** The request's {@code Content-Type}, or null. */
+    default String contentType() {
+        return header("Content-Type");
+    }
+
+    /**
+     * The request body. For a request sent with {@code Expect: 100-continue}, the first call sends
+     * {@code 100 Continue} and waits for the body; if no handler asks for the body, the final response
+     * is sent at once and the connection is closed after it.
+     *
+     * @throws HttpException 413 when the body is over the limit, 400 when it is malformed
+     */
+    byte[] body();
+
+    /** The body decoded with the charset of the {@code Content-Type}, else UTF-8. */
+    String bodyAsString();
+
+    /** The body as a stream. */
+    InputStream bodyAsStream();
+
+    /**
+     * The body read as JSON through the app's {@link JsonCodec}.
+     *
+     * @throws HttpException 400 when the body is not valid JSON for {@code type}
+     */
+    <T> T bodyAsJson(Class<T> type);
+
+    /** The remote address as {@code host:port}. */
+    String remoteAddress();
+
+    /** A value stored on this request by middleware, or null. */
+    Object attribute(String name);
+
+    /** Stores a value on this request for later middleware or the handler. */
+    Context attribute(String name, Object value);
+
+    // ---- response ---------------------------------------------------------------------------
+
+    /** Sets the response status (100-599, default 200). */
+    Context status(int status);
+
+    /** The response status set so far. */
+    int status();
+
+    /**
+     * Sets a response header, replacing earlier values.
+     *
+     * @throws IllegalArgumentException when the name is not a token or the value contains CR, LF or
+     *     another control character: such a header is never written
+     */
+    Context header(String name, String value);
+
+    /** Adds a response header value, keeping earlier ones (e.g. {@code Set-Cookie}). */
+    Context addHeader(String name, String value);
+
+    /** A response header set so far, or null. */
+    String responseHeader(String name);
+
+    /** Sets the response {@code Content-Type}. */
+    Context contentType(String contentType);
+
+    /** A {@code text/plain; charset=utf-8} body. */
+    Context text(String text);
+
+    /** A {@code text/html; charset=utf-8} body. */
+    Context html(String html);
+
+    /** A JSON body written through the app's {@link JsonCodec}. */
+    Context json(Object value);
+
+    /** A raw body; the content type defaults to {@code application/octet-stream}. */
+    Context bytes(byte[] body);
+
+    /**
+     * A body streamed from {@code in} with chunked transfer coding, closed once written. The stream is
+     * read on a virtual thread, one chunk in flight at a time.
+     */
+    Context stream(InputStream in);
+
+    /** A {@code 302 Found} redirect to {@code location}. */
+    default Context redirect(String location) {
+        return redirect(location, 302);
+    }
+
+    /** A redirect (301, 302, 303, 307 or 308) to {@code location}. */
+    Context redirect(String location, int status);
+
+    /** The charset named by a content type's {@code charset} parameter, or {@code fallback}. */
+    static Charset charsetOf(String contentType, Charset fallback) {
+        return dev.brisk.internal.web.MediaTypes.charset(contentType, fallback);
+    }
+}

@@ -1,0 +1,78 @@
+package dev.brisk;
+
+import dev.brisk.internal.http.HeaderRules;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A fixed response for {@link BriskConfig#fastGet}: its bytes are built once at start-up (and the
+ * {@code Date} line once a second), then copied to the socket without creating request, context or
+ * response objects. Immutable.
+ */
+public final class StaticResponse {
+    private final int status;
+    private final String contentType;
+    private final byte[] body;
+    private final List<String> headers;
+
+    private StaticResponse(int status, String contentType, byte[] body, List<String> headers) {
+        if (status < 200 || status > 599) {
+            throw new IllegalArgumentException("status must be 200-599: " + status);
+        }
+        HeaderRules.checkValue(contentType);
+        this.status = status;
+        this.contentType = contentType;
+        this.body = body.clone();
+        this.headers = List.copyOf(headers);
+    }
+
+    /** {@code 200 text/plain; charset=utf-8}. */
+    public static StaticResponse text(String text) {
+        return of(200, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code 200 application/json} with the given JSON text. */
+    public static StaticResponse json(String json) {
+        return of(200, "application/json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static StaticResponse of(int status, String contentType, byte[] body) {
+        return new StaticResponse(status, contentType, body, List.of());
+    }
+
+    /** A copy with one more header. */
+    public StaticResponse withHeader(String name, String value) {
+        HeaderRules.checkName(name);
+        HeaderRules.checkValue(value);
+        List<String> h = new ArrayList<>(headers);
+        h.add(name);
+        h.add(value);
+        return new StaticResponse(status, contentType, body, h);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String contentType() {
+        return contentType;
+    }
+
+    /** A copy of the body. */
+    public byte[] body() {
+        return body.clone();
+    }
+
+    /** Extra headers as name, value, name, value... */
+    public List<String> headers() {
+        return headers;
+    }
+
+    @Override
+    public String toString() {
+        return "StaticResponse[" + status + ", " + contentType + ", " + body.length + " bytes, headers="
+                + Arrays.toString(headers.toArray()) + "]";
+    }
+}

@@ -1,0 +1,801 @@
+package dev.brisk.internal.engine;
+
+import dev.brisk.HttpException;
+import dev.brisk.Method;
+import dev.brisk.ServerOptions;
+import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.http.BodyBuffer;
+import dev.brisk.internal.http.ChunkedDecoder;
+import dev.brisk.internal.http.HttpParseException;
+import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.http.ResponseEncoder;
+import dev.brisk.internal.routing.FastRoutes;
+import dev.brisk.internal.web.Exchange;
+import dev.brisk.internal.web.ExchangeOwner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One client connection: reads requests, hands them to the app, writes responses in order.
+ *
+ * <pre>
+ *            bytes                head complete, body follows        body complete
+ *  (accept) ──────▶ READ_HEAD ─────────────────────────▶ READ_BODY ─────────────────┐
+ *                    │   ▲  head complete, no body (or Expect: 100-continue)         ▼
+ *                    │   │ ───────────────────────────────────────────────────▶ HANDLING
+ *                    │   │          response written, keep-alive                     │
+ *                    │   └───────────────────────────────────────────────────────────┘
+ *                    │ bad request / timeout / Connection: close
+ *                    ▼
+ *                  LINGER (output shut, input drained briefly) ──▶ CLOSED
+ * </pre>
+ *
+ * <p>Threads: every method runs on the owning {@link IoLoop}'s thread, except the
+ * {@link ExchangeOwner} methods, which any thread may call and which hop to the loop.
+ *
+ * <p>Backpressure: one request is handled at a time; while it is, bytes of later (pipelined) requests
+ * are only buffered, and reading stops when the buffer is full. While a response is being written,
+ * nothing else is produced, so a client that does not read makes the server hold one response at most.
+ */
+final class Connection implements ExchangeOwner {
+    private static final int READ_HEAD = 0;
+    private static final int READ_BODY = 1;
+    private static final int HANDLING = 2;
+    private static final int LINGER = 3;
+    private static final int CLOSED = 4;
+
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long LINGER_MAX_BYTES = 1 << 20;
+
+    private final IoLoop loop;
+    private final Server server;
+    private final ServerOptions opts;
+    private final SocketChannel ch;
+    private final SelectionKey key;
+    private final RequestParser parser;
+    private final FastRoutes fast;
+    private final int headCapacity;
+
+    private ByteBuffer in;
+    private int reqStart;
+    private int state = READ_HEAD;
+    private int interest = SelectionKey.OP_READ;
+    private long deadline;
+    private boolean headTimerStarted = true;
+    private int served;
+    private boolean closeAfter;
+    private boolean linger;
+    private boolean inputClosed;
+    private boolean advancing;
+
+    private Exchange exchange;
+    private boolean deferred;
+    private CompletableFuture<byte[]> bodyWaiter;
+    private byte[] bodyArray;
+    private int bodyFilled;
+    private ChunkedDecoder chunkDecoder;
+    private BodyBuffer chunkBody;
+
+    private ByteBuffer outHead;
+    private ByteBuffer outBody;
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+    private Runnable afterWrite;
+    private long writeDeadline;
+    private CompletableFuture<Void> writeWaiter;
+    private long lingerBytes;
+    private volatile String remote;
+
+    Connection(IoLoop loop, SocketChannel ch, SelectionKey key) {
+        this.loop = loop;
+        this.server = loop.server;
+        this.opts = server.options();
+        this.ch = ch;
+        this.key = key;
+        this.parser = server.newParser();
+        this.fast = server.app().fastRoutes();
+        this.headCapacity = opts.maxRequestLine() + opts.maxHeaderSize() + 1024;
+        this.deadline = System.nanoTime() + opts.headerReadTimeout().toNanos();
+    }
+
+    // ---- input ------------------------------------------------------------------------------
+
+    void onReadable() {
+        if (state == CLOSED) {
+            return;
+        }
+        if (state == LINGER) {
+            drainLinger();
+            return;
+        }
+        if (state == READ_BODY && bodyArray != null && (in == null || reqStart == in.position())) {
+            readBodyDirect();
+            return;
+        }
+        if (in == null) {
+            in = loop.inPool.acquire();
+            reqStart = 0;
+        }
+        if (!in.hasRemaining()) {
+            makeRoom();
+            if (!in.hasRemaining()) {
+                // a full buffer while a request is handled: stop reading until it is answered
+                setInterest(interest & ~SelectionKey.OP_READ);
+                return;
+            }
+        }
+        int n;
+        try {
+            n = ch.read(in);
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        if (n < 0) {
+            onEof();
+        } else if (n > 0) {
+            if (state == READ_BODY) {
+                deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
+            }
+            if (state == READ_HEAD || state == READ_BODY) {
+                advance();
+            }
+        }
+    }
+
+    private void readBodyDirect() {
+        int n;
+        try {
+            n = ch.read(ByteBuffer.wrap(bodyArray, bodyFilled, bodyArray.length - bodyFilled));
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        if (n < 0) {
+            onEof();
+            return;
+        }
+        bodyFilled += n;
+        deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
+        if (bodyFilled == bodyArray.length) {
+            byte[] b = bodyArray;
+            bodyArray = null;
+            bodyDone(b);
+            advance();
+        }
+    }
+
+    /** Moves unconsumed bytes to the front, or grows the buffer for a large head. */
+    private void makeRoom() {
+        int end = in.position();
+        if (reqStart > 0) {
+            byte[] a = in.array();
+            System.arraycopy(a, reqStart, a, 0, end - reqStart);
+            in.position(end - reqStart);
+            reqStart = 0;
+        } else if (state == READ_HEAD && in.capacity() < headCapacity) {
+            ByteBuffer bigger = ByteBuffer.allocate(headCapacity);
+            bigger.put(in.array(), 0, end);
+            loop.inPool.release(in);
+            in = bigger;
+        }
+    }
+
+    private void onEof() {
+        inputClosed = true;
+        switch (state) {
+            case HANDLING -> {
+                // answer what was asked, then close
+                closeAfter = true;
+                setInterest(interest & ~SelectionKey.OP_READ);
+            }
+            default -> close();
+        }
+    }
+
+    /** Parses and serves whatever is buffered, as far as it goes. Re-entrant calls return at once. */
+    private void advance() {
+        if (advancing) {
+            return;
+        }
+        advancing = true;
+        try {
+            while (true) {
+                if (state == READ_HEAD) {
+                    if (!stepHead()) {
+                        return;
+                    }
+                } else if (state == READ_BODY) {
+                    if (!stepBody()) {
+                        return;
+                    }
+                } else {
+                    return;
+                }
+            }
+        } finally {
+            advancing = false;
+        }
+    }
+
+    private boolean stepHead() {
+        if (in == null) {
+            return false;
+        }
+        int end = in.position();
+        if (end == reqStart) {
+            loop.inPool.release(in);
+            in = null;
+            reqStart = 0;
+            return false;
+        }
+        if (!headTimerStarted) {
+            headTimerStarted = true;
+            deadline = System.nanoTime() + opts.headerReadTimeout().toNanos();
+        }
+        boolean done;
+        try {
+            done = parser.parse(in.array(), reqStart, end);
+        } catch (HttpParseException e) {
+            reject(e.status(), e.getMessage());
+            return false;
+        }
+        if (done) {
+            onHead();
+        }
+        return done;
+    }
+
+    private void onHead() {
+        byte[] a = in.array();
+        int start = reqStart;
+        int headLen = parser.headEnd();
+        reqStart = start + headLen;
+        served++;
+        boolean keepAlive = parser.keepAlive() && !server.draining()
+                && (opts.maxRequestsPerConnection() == 0 || served < opts.maxRequestsPerConnection());
+        closeAfter = !keepAlive;
+        boolean http11 = parser.version() == RequestParser.HTTP_1_1;
+        int ms = start + parser.methodStart();
+        int me = start + parser.methodEnd();
+        if (!parser.hasBody() && !fast.isEmpty()) {
+            boolean get = me - ms == 3 && a[ms] == 'G' && a[ms + 1] == 'E' && a[ms + 2] == 'T';
+            boolean head = !get && me - ms == 4 && a[ms] == 'H' && a[ms + 1] == 'E' && a[ms + 2] == 'A' && a[ms + 3] == 'D';
+            if (get || head) {
+                FastRoutes.Entry e = fast.find(a, start + parser.pathStart(), start + parser.pathEnd());
+                if (e != null) {
+                    state = HANDLING;
+                    int conn = closeAfter ? FastRoutes.CLOSE : http11 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
+                    sendStatic(e.bytes(head, conn));
+                    return;
+                }
+            }
+        }
+        String method = methodName(a, ms, me);
+        byte[] headBytes = Arrays.copyOfRange(a, start, start + headLen);
+        int[] fields = Arrays.copyOf(parser.fields(), parser.fieldCount() * 4);
+        // parser offsets are relative to the request start, which is where the copy begins
+        String rawPath = parser.pathEnd() > parser.pathStart()
+                ? Ascii.latin1(headBytes, parser.pathStart(), parser.pathEnd()) : "/";
+        String query = parser.pathEnd() < parser.targetEnd()
+                ? Ascii.latin1(headBytes, parser.pathEnd() + 1, parser.targetEnd()) : "";
+        boolean hasBody = parser.hasBody();
+        deferred = hasBody && parser.expectContinue();
+        exchange = new Exchange(this, headBytes, fields, parser.fieldCount(), method, Method.of(method), rawPath,
+                query, http11, null, deferred);
+        if (hasBody && !deferred) {
+            beginBody();
+            return;
+        }
+        state = HANDLING;
+        server.app().dispatch(exchange);
+    }
+
+    private static String methodName(byte[] a, int s, int e) {
+        int len = e - s;
+        if (len == 3 && a[s] == 'G' && a[s + 1] == 'E' && a[s + 2] == 'T') {
+            return "GET";
+        }
+        if (len == 4 && a[s] == 'P' && a[s + 1] == 'O' && a[s + 2] == 'S' && a[s + 3] == 'T') {
+            return "POST";
+        }
+        for (Method m : Method.values()) {
+            String n = m.name();
+            if (n.length() == len && Ascii.latin1(a, s, e).equals(n)) {
+                return n;
+            }
+        }
+        return Ascii.latin1(a, s, e);
+    }
+
+    private void beginBody() {
+        state = READ_BODY;
+        deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
+        if (parser.chunked()) {
+            chunkDecoder = new ChunkedDecoder(opts.maxChunkExtension(), opts.maxHeaderSize());
+            chunkBody = new BodyBuffer(opts.maxBodySize(), 1024);
+        } else {
+            bodyArray = new byte[(int) parser.contentLength()];
+            bodyFilled = 0;
+        }
+    }
+
+    private boolean stepBody() {
+        int end = in == null ? reqStart : in.position();
+        if (chunkDecoder != null) {
+            if (end > reqStart) {
+                try {
+                    reqStart = chunkDecoder.decode(in.array(), reqStart, end, chunkBody);
+                } catch (HttpParseException e) {
+                    bodyFailed(e);
+                    return false;
+                }
+            }
+            if (!chunkDecoder.done()) {
+                return false;
+            }
+            byte[] b = chunkBody.toArray();
+            chunkDecoder = null;
+            chunkBody = null;
+            bodyDone(b);
+            return true;
+        }
+        int n = Math.min(bodyArray.length - bodyFilled, end - reqStart);
+        if (n > 0) {
+            System.arraycopy(in.array(), reqStart, bodyArray, bodyFilled, n);
+            reqStart += n;
+            bodyFilled += n;
+        }
+        if (bodyFilled < bodyArray.length) {
+            return false;
+        }
+        byte[] b = bodyArray;
+        bodyArray = null;
+        bodyDone(b);
+        return true;
+    }
+
+    private void bodyDone(byte[] body) {
+        state = HANDLING;
+        if (deferred) {
+            CompletableFuture<byte[]> f = bodyWaiter;
+            bodyWaiter = null;
+            if (f != null) {
+                f.complete(body);
+            }
+        } else {
+            exchange.setBody(body);
+            server.app().dispatch(exchange);
+        }
+    }
+
+    private void bodyFailed(HttpParseException e) {
+        if (deferred) {
+            state = HANDLING;
+            closeAfter = true;
+            linger = true;
+            setInterest(interest & ~SelectionKey.OP_READ);
+            CompletableFuture<byte[]> f = bodyWaiter;
+            bodyWaiter = null;
+            if (f != null) {
+                f.completeExceptionally(new HttpException(e.status(), e.getMessage()));
+            }
+        } else {
+            reject(e.status(), e.getMessage());
+        }
+    }
+
+    /** Answers a request that cannot be served and closes: no later byte is read as a request. */
+    private void reject(int status, String message) {
+        state = HANDLING;
+        exchange = null;
+        closeAfter = true;
+        linger = true;
+        chunkDecoder = null;
+        bodyArray = null;
+        setInterest(interest & ~SelectionKey.OP_READ);
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteBuffer out = loop.outPool.acquire();
+        ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", List.of(), body.length, 1);
+        out.put(body, 0, Math.min(body.length, out.remaining()));
+        out.flip();
+        send(out, null, this::onResponseWritten);
+    }
+
+    // ---- ExchangeOwner (any thread) ---------------------------------------------------------
+
+    @Override
+    public byte[] awaitDeferredBody() {
+        CompletableFuture<byte[]> f = new CompletableFuture<>();
+        loop.execute(() -> startDeferredBody(f));
+        try {
+            return f.get(opts.bodyReadTimeout().toMillis() * 2 + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new UncheckedIOException(new IOException("request body failed", e.getCause()));
+        } catch (TimeoutException e) {
+            throw new HttpException(408, "Request body read timeout");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new IOException("interrupted while waiting for the request body"));
+        }
+    }
+
+    private void startDeferredBody(CompletableFuture<byte[]> f) {
+        if (state != HANDLING || !deferred) {
+            f.completeExceptionally(new UncheckedIOException(new IOException("connection closed")));
+            return;
+        }
+        bodyWaiter = f;
+        send(ByteBuffer.wrap(CONTINUE), null, () -> {
+            beginBody();
+            advance();
+        });
+    }
+
+    @Override
+    public void complete(Exchange ex) {
+        if (loop.inLoop()) {
+            writeResponse(ex);
+        } else {
+            loop.execute(() -> writeResponse(ex));
+        }
+    }
+
+    @Override
+    public String remoteAddress() {
+        String r = remote;
+        if (r == null) {
+            try {
+                var a = ch.getRemoteAddress();
+                r = a == null ? "unknown" : a.toString().replaceFirst("^.*/", "");
+            } catch (IOException e) {
+                r = "unknown";
+            }
+            remote = r;
+        }
+        return r;
+    }
+
+    // ---- output -----------------------------------------------------------------------------
+
+    private void sendStatic(byte[] bytes) {
+        ByteBuffer out = loop.outPool.acquire();
+        if (bytes.length <= out.capacity()) {
+            out.put(bytes).flip();
+            send(out, null, this::onResponseWritten);
+        } else {
+            loop.outPool.release(out);
+            send(ByteBuffer.wrap(bytes), null, this::onResponseWritten);
+        }
+    }
+
+    private void writeResponse(Exchange ex) {
+        if (state == CLOSED || ex != exchange) {
+            closeQuietly(ex.responseStream());
+            return;
+        }
+        if (ex.deferredBodyUnread()) {
+            // the client may still send the body we never asked for: do not read it as a request
+            closeAfter = true;
+            linger = true;
+        }
+        int status = ex.status();
+        boolean headRequest = ex.methodEnum() == Method.HEAD;
+        InputStream stream = ex.responseStream();
+        byte[] body = ex.responseBody();
+        long length;
+        if (ResponseEncoder.bodyless(status)) {
+            closeQuietly(stream);
+            stream = null;
+            body = null;
+            length = ResponseEncoder.NO_LENGTH;
+        } else if (stream != null) {
+            if (!ex.http11()) {
+                closeAfter = true;
+                length = ResponseEncoder.NO_LENGTH;
+            } else {
+                length = ResponseEncoder.CHUNKED;
+            }
+            if (headRequest) {
+                closeQuietly(stream);
+                stream = null;
+            }
+        } else {
+            length = body.length;
+        }
+        int conn = closeAfter ? 1 : ex.http11() ? 0 : 2;
+        ByteBuffer out = loop.outPool.acquire();
+        if (!ResponseEncoder.encodeHead(out, status, ex.responseContentType(), ex.responseHeaders(), length, conn)) {
+            loop.outPool.release(out);
+            out = null;
+            for (int size = 64 * 1024; size <= 1 << 20 && out == null; size *= 4) {
+                ByteBuffer big = ByteBuffer.allocate(size);
+                if (ResponseEncoder.encodeHead(big, status, ex.responseContentType(), ex.responseHeaders(), length, conn)) {
+                    out = big;
+                }
+            }
+            if (out == null) {
+                closeQuietly(stream);
+                reject(500, "Response headers too large");
+                return;
+            }
+        }
+        ByteBuffer bodyBuf = null;
+        if (!headRequest && body != null && body.length > 0) {
+            if (body.length <= out.remaining()) {
+                out.put(body);
+            } else {
+                bodyBuf = ByteBuffer.wrap(body);
+            }
+        }
+        out.flip();
+        if (stream != null) {
+            InputStream s = stream;
+            boolean chunked = length == ResponseEncoder.CHUNKED;
+            send(out, bodyBuf, () -> server.streamExecutor().execute(new StreamPump(this, s, chunked, opts.writeTimeout().toMillis() + 1_000)));
+        } else {
+            send(out, bodyBuf, this::onResponseWritten);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // abandoned
+            }
+        }
+    }
+
+    /** Writes {@code head} (and {@code body}); runs {@code then} on this loop once all is written. */
+    private void send(ByteBuffer head, ByteBuffer body, Runnable then) {
+        outHead = head;
+        outBody = body;
+        afterWrite = then;
+        writeDeadline = System.nanoTime() + opts.writeTimeout().toNanos();
+        flush();
+    }
+
+    void onWritable() {
+        if (outHead != null) {
+            flush();
+        } else {
+            setInterest(interest & ~SelectionKey.OP_WRITE);
+        }
+    }
+
+    private void flush() {
+        long n;
+        try {
+            if (outBody == null) {
+                n = ch.write(outHead);
+            } else {
+                gather[0] = outHead;
+                gather[1] = outBody;
+                n = ch.write(gather, 0, 2);
+            }
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        if (outHead.hasRemaining() || (outBody != null && outBody.hasRemaining())) {
+            if (n > 0) {
+                writeDeadline = System.nanoTime() + opts.writeTimeout().toNanos();
+            }
+            setInterest(interest | SelectionKey.OP_WRITE);
+            return;
+        }
+        setInterest(interest & ~SelectionKey.OP_WRITE);
+        loop.outPool.release(outHead);
+        outHead = null;
+        outBody = null;
+        gather[0] = null;
+        gather[1] = null;
+        Runnable then = afterWrite;
+        afterWrite = null;
+        then.run();
+    }
+
+    /** Called by a {@link StreamPump} (any thread): writes one framed piece of a streamed body. */
+    CompletableFuture<Void> writeChunk(ByteBuffer data) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        loop.execute(() -> {
+            if (state == CLOSED) {
+                f.completeExceptionally(new IOException("connection closed"));
+                return;
+            }
+            writeWaiter = f;
+            send(data, null, () -> {
+                writeWaiter = null;
+                f.complete(null);
+            });
+        });
+        return f;
+    }
+
+    /** Called by a {@link StreamPump} when the stream ended ({@code ok}) or failed. */
+    void endStream(boolean chunked, boolean ok) {
+        loop.execute(() -> {
+            if (state == CLOSED) {
+                return;
+            }
+            if (!ok || !chunked) {
+                // a failed stream cannot be reported in-band; closing tells the client it is incomplete
+                closeAfter = true;
+                linger = false;
+                onResponseWritten();
+            } else {
+                send(ByteBuffer.wrap(LAST_CHUNK), null, this::onResponseWritten);
+            }
+        });
+    }
+
+    static ByteBuffer frame(byte[] data, int n, boolean chunked) {
+        if (!chunked) {
+            return ByteBuffer.wrap(Arrays.copyOf(data, n));
+        }
+        byte[] size = ResponseEncoder.chunkHeader(n);
+        ByteBuffer b = ByteBuffer.allocate(size.length + n + 2);
+        b.put(size).put(data, 0, n).put((byte) '\r').put((byte) '\n').flip();
+        return b;
+    }
+
+    private void onResponseWritten() {
+        exchange = null;
+        deferred = false;
+        if (closeAfter || inputClosed) {
+            if (linger) {
+                startLinger();
+            } else {
+                close();
+            }
+            return;
+        }
+        parser.reset();
+        state = READ_HEAD;
+        headTimerStarted = false;
+        deadline = System.nanoTime() + opts.idleTimeout().toNanos();
+        setInterest(interest | SelectionKey.OP_READ);
+        advance();
+    }
+
+    // ---- closing ----------------------------------------------------------------------------
+
+    private void startLinger() {
+        try {
+            ch.shutdownOutput();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        state = LINGER;
+        deadline = System.nanoTime() + LINGER_NANOS;
+        setInterest(SelectionKey.OP_READ);
+        drainLinger();
+    }
+
+    /** Reads and drops what the client still sends, so closing does not reset the answer away. */
+    private void drainLinger() {
+        if (in == null) {
+            in = loop.inPool.acquire();
+        }
+        try {
+            while (true) {
+                in.clear();
+                int n = ch.read(in);
+                if (n < 0 || (lingerBytes += n) > LINGER_MAX_BYTES) {
+                    close();
+                    return;
+                }
+                if (n == 0) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            close();
+        }
+    }
+
+    /** Graceful shutdown: close now if idle, else after the current response. */
+    void drain() {
+        if (state == READ_HEAD && !parser.started() && (in == null || in.position() == reqStart) && outHead == null) {
+            close();
+        } else {
+            closeAfter = true;
+        }
+    }
+
+    void checkTimeout(long now) {
+        if (state == CLOSED) {
+            return;
+        }
+        if (outHead != null) {
+            if (now - writeDeadline > 0) {
+                close();
+            }
+            return;
+        }
+        if (now - deadline <= 0) {
+            return;
+        }
+        switch (state) {
+            case READ_HEAD -> {
+                boolean partial = parser.started() || (in != null && in.position() > reqStart);
+                if (partial) {
+                    reject(408, "Request header read timeout");
+                } else {
+                    close();
+                }
+            }
+            case READ_BODY -> {
+                if (deferred) {
+                    bodyFailed(new HttpParseException(408, "Request body read timeout"));
+                } else {
+                    reject(408, "Request body read timeout");
+                }
+            }
+            case LINGER -> close();
+            default -> {
+                // HANDLING: the handler's time is not limited here
+            }
+        }
+    }
+
+    private void setInterest(int ops) {
+        if (ops != interest && state != CLOSED) {
+            interest = ops;
+            if (key.isValid()) {
+                key.interestOps(ops);
+            }
+        }
+    }
+
+    void close() {
+        if (state == CLOSED) {
+            return;
+        }
+        state = CLOSED;
+        key.cancel();
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        if (in != null) {
+            loop.inPool.release(in);
+            in = null;
+        }
+        if (outHead != null) {
+            loop.outPool.release(outHead);
+            outHead = null;
+            outBody = null;
+        }
+        CompletableFuture<byte[]> bw = bodyWaiter;
+        bodyWaiter = null;
+        if (bw != null) {
+            bw.completeExceptionally(new UncheckedIOException(new IOException("connection closed")));
+        }
+        CompletableFuture<Void> ww = writeWaiter;
+        writeWaiter = null;
+        if (ww != null) {
+            ww.completeExceptionally(new IOException("connection closed"));
+        }
+        loop.closed(this);
+    }
+}

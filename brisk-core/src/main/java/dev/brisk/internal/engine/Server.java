@@ -1,0 +1,167 @@
+package dev.brisk.internal.engine;
+
+import dev.brisk.ServerOptions;
+import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.web.App;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The NIO engine: a listening socket, an {@link Acceptor}, N {@link IoLoop}s and the executors
+ * handlers run on. Start once, close once ({@link #close} is idempotent).
+ */
+public final class Server {
+    private final ServerOptions options;
+    private final App app;
+    private final ExecutorService userWorkers;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final Object slotLock = new Object();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean draining;
+    private ServerSocketChannel channel;
+    private IoLoop[] loops;
+    private Acceptor acceptor;
+    private ExecutorService virtualThreads;
+    private ExecutorService ownWorkers;
+    private int port;
+
+    public Server(ServerOptions options, App app, ExecutorService userWorkers) {
+        this.options = options;
+        this.app = app;
+        this.userWorkers = userWorkers;
+    }
+
+    public ServerOptions options() {
+        return options;
+    }
+
+    App app() {
+        return app;
+    }
+
+    RequestParser newParser() {
+        return new RequestParser(options.maxRequestLine(), options.maxHeaderSize(), options.maxHeaders(),
+                options.maxBodySize());
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    ExecutorService streamExecutor() {
+        return virtualThreads;
+    }
+
+    /** Binds and starts accepting. */
+    public void start() throws IOException {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("server already started");
+        }
+        channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(new InetSocketAddress(options.host(), options.port()), options.backlog());
+            port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            channel.close();
+            closed.set(true);
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage(), e);
+        }
+        virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("brisk-vt-", 0).factory());
+        ExecutorService workers = userWorkers;
+        if (workers == null) {
+            ownWorkers = Executors.newFixedThreadPool(options.workerThreads(),
+                    Thread.ofPlatform().name("brisk-worker-", 0).daemon(true).factory());
+            workers = ownWorkers;
+        }
+        app.executors(virtualThreads, workers);
+        loops = new IoLoop[options.ioThreads()];
+        for (int i = 0; i < loops.length; i++) {
+            loops[i] = new IoLoop(this, i);
+        }
+        for (IoLoop l : loops) {
+            l.start();
+        }
+        acceptor = new Acceptor(this, channel, loops);
+        acceptor.start();
+    }
+
+    /** The bound port (useful when port 0 was asked for). */
+    public int port() {
+        return port;
+    }
+
+    /** Open connections, counted from accept to close. */
+    public int connectionCount() {
+        return connections.get();
+    }
+
+    /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
+    boolean awaitConnectionSlot() {
+        if (connections.get() < options.maxConnections()) {
+            connections.incrementAndGet();
+            return true;
+        }
+        synchronized (slotLock) {
+            try {
+                slotLock.wait(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return false;
+    }
+
+    void connectionClosed() {
+        int before = connections.getAndDecrement();
+        if (before >= options.maxConnections()) {
+            synchronized (slotLock) {
+                slotLock.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Graceful shutdown: stop accepting, close idle connections, let in-flight requests finish (with
+     * {@code Connection: close}) until the shutdown timeout, then close everything. Idempotent.
+     */
+    public void close() {
+        if (!started.get() || !closed.compareAndSet(false, true)) {
+            return;
+        }
+        draining = true;
+        acceptor.close();
+        for (IoLoop l : loops) {
+            l.drain();
+        }
+        long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
+        while (connections.get() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (IoLoop l : loops) {
+            l.stop();
+        }
+        virtualThreads.shutdownNow();
+        if (ownWorkers != null) {
+            ownWorkers.shutdownNow();
+            try {
+                ownWorkers.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

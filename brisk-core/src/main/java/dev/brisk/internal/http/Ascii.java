@@ -1,0 +1,86 @@
+package dev.brisk.internal.http;
+
+/** Byte classes of RFC 9110 and small ASCII helpers that never allocate. */
+public final class Ascii {
+    private Ascii() {
+    }
+
+    private static final boolean[] TCHAR = new boolean[256];
+    private static final boolean[] FIELD_VCHAR = new boolean[256];
+    private static final boolean[] TARGET = new boolean[256];
+
+    static {
+        for (int c = '0'; c <= '9'; c++) {
+            TCHAR[c] = true;
+        }
+        for (int c = 'a'; c <= 'z'; c++) {
+            TCHAR[c] = true;
+            TCHAR[c - 32] = true;
+        }
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
+            TCHAR[c] = true;
+        }
+        // field-vchar = VCHAR / obs-text; SP and HTAB are allowed inside a value
+        for (int c = 0x21; c <= 0x7e; c++) {
+            FIELD_VCHAR[c] = true;
+            TARGET[c] = true;
+        }
+        for (int c = 0x80; c <= 0xff; c++) {
+            FIELD_VCHAR[c] = true;
+        }
+        FIELD_VCHAR[' '] = true;
+        FIELD_VCHAR['\t'] = true;
+    }
+
+    public static boolean isTchar(int b) {
+        return TCHAR[b & 0xff];
+    }
+
+    public static boolean isFieldChar(int b) {
+        return FIELD_VCHAR[b & 0xff];
+    }
+
+    public static boolean isTargetChar(int b) {
+        return TARGET[b & 0xff];
+    }
+
+    /** Whether {@code b[off..off+len)} equals the lower-case ASCII {@code lower}, ignoring case. */
+    public static boolean equalsIgnoreCase(byte[] b, int off, int len, String lower) {
+        if (len != lower.length()) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            int c = b[off + i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 32;
+            }
+            if (c != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A Latin-1 string of {@code b[from..to)}; header bytes are ISO-8859-1 by RFC 9110. */
+    @SuppressWarnings("deprecation")
+    public static String latin1(byte[] b, int from, int to) {
+        return new String(b, 0, from, to - from);
+    }
+
+    /** Lower-cases ASCII letters of a header name, without locale rules. */
+    public static String lower(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                char[] cs = s.toCharArray();
+                for (int j = i; j < cs.length; j++) {
+                    if (cs[j] >= 'A' && cs[j] <= 'Z') {
+                        cs[j] += 32;
+                    }
+                }
+                return new String(cs);
+            }
+        }
+        return s;
+    }
+}

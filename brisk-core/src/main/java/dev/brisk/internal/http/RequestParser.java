@@ -1,0 +1,483 @@
+package dev.brisk.internal.http;
+
+/**
+ * Incremental, bounded parser of an HTTP/1.1 request head (RFC 9112): bytes in, state out, no socket.
+ *
+ * <p>Feed it the bytes of one request from its first byte with {@link #parse}; call again with more
+ * bytes (same start, larger end) until it returns true. It resumes at the first unfinished line, so
+ * data arriving a byte at a time costs at most one rescan of the current line. All offsets it reports
+ * are relative to the request start, so the caller may move the bytes between calls.
+ *
+ * <p>Strict framing: everything that could let two parsers disagree about where a request ends is
+ * rejected with {@link HttpParseException} (see the checks in {@link #parseField} and {@link #finish}).
+ * Line ends are CRLF only. One instance per connection, reused through {@link #reset}; not thread-safe.
+ */
+public final class RequestParser {
+    public static final int HTTP_1_0 = 10;
+    public static final int HTTP_1_1 = 11;
+    private static final int MAX_LEADING_EMPTY_LINES = 8;
+
+    private static final int REQUEST_LINE = 0;
+    private static final int HEADERS = 1;
+    private static final int DONE = 2;
+
+    private final int maxRequestLine;
+    private final int maxHeaderSize;
+    private final int maxHeaders;
+    private final long maxBodySize;
+
+    private int state;
+    private int pos;
+    private int emptyLines;
+    private int headerBytes;
+
+    private int methodStart;
+    private int methodEnd;
+    private int targetStart;
+    private int targetEnd;
+    private int pathStart;
+    private int pathEnd;
+    private int version;
+    private final int[] fields;
+    private int fieldCount;
+    private long contentLength;
+    private boolean transferEncoding;
+    private boolean lastCodingChunked;
+    private int chunkedCount;
+    private boolean otherCoding;
+    private boolean chunked;
+    private boolean connectionClose;
+    private boolean connectionKeepAlive;
+    private boolean expectContinue;
+    private boolean expectOther;
+    private int hostCount;
+    private int headEnd;
+
+    public RequestParser(int maxRequestLine, int maxHeaderSize, int maxHeaders, long maxBodySize) {
+        this.maxRequestLine = maxRequestLine;
+        this.maxHeaderSize = maxHeaderSize;
+        this.maxHeaders = maxHeaders;
+        this.maxBodySize = maxBodySize;
+        this.fields = new int[maxHeaders * 4];
+        reset();
+    }
+
+    /** Forgets the previous request; the next {@link #parse} starts a new one. */
+    public void reset() {
+        state = REQUEST_LINE;
+        pos = 0;
+        emptyLines = 0;
+        headerBytes = 0;
+        fieldCount = 0;
+        contentLength = -1;
+        transferEncoding = false;
+        lastCodingChunked = false;
+        chunkedCount = 0;
+        otherCoding = false;
+        chunked = false;
+        connectionClose = false;
+        connectionKeepAlive = false;
+        expectContinue = false;
+        expectOther = false;
+        hostCount = 0;
+        headEnd = 0;
+    }
+
+    /** Whether any byte of a request has been consumed (leading empty lines included). */
+    public boolean started() {
+        return pos > 0;
+    }
+
+    /**
+     * Parses {@code b[start..end)}, the request's bytes so far.
+     *
+     * @return true when the head is complete ({@link #headEnd()} bytes long), false when more are needed
+     * @throws HttpParseException when the request must be refused; the status says how
+     */
+    public boolean parse(byte[] b, int start, int end) throws HttpParseException {
+        while (state != DONE) {
+            int lineFrom = start + pos;
+            int lf = -1;
+            for (int i = lineFrom; i < end; i++) {
+                if (b[i] == '\n') {
+                    lf = i;
+                    break;
+                }
+            }
+            if (lf < 0) {
+                checkPartialLine(b, lineFrom, end);
+                return false;
+            }
+            if (lf == lineFrom || b[lf - 1] != '\r') {
+                throw new HttpParseException(400, "Line ends must be CRLF");
+            }
+            int lineEnd = lf - 1;
+            if (state == REQUEST_LINE) {
+                if (lineEnd == lineFrom) {
+                    if (++emptyLines > MAX_LEADING_EMPTY_LINES) {
+                        throw new HttpParseException(400, "Too many empty lines before the request line");
+                    }
+                } else {
+                    parseRequestLine(b, start, lineFrom, lineEnd);
+                    state = HEADERS;
+                }
+            } else if (lineEnd == lineFrom) {
+                headEnd = lf + 1 - start;
+                finish(b, start);
+                state = DONE;
+            } else {
+                headerBytes += lf + 1 - lineFrom;
+                if (headerBytes > maxHeaderSize) {
+                    throw new HttpParseException(431, "Request header block is larger than " + maxHeaderSize + " bytes");
+                }
+                if (fieldCount == maxHeaders) {
+                    throw new HttpParseException(431, "More than " + maxHeaders + " request header fields");
+                }
+                parseField(b, start, lineFrom, lineEnd);
+            }
+            pos = lf + 1 - start;
+        }
+        return true;
+    }
+
+    private void checkPartialLine(byte[] b, int lineFrom, int end) throws HttpParseException {
+        int len = end - lineFrom;
+        if (state == REQUEST_LINE) {
+            if (len > maxRequestLine) {
+                // still inside the method: not a request line at all
+                for (int i = lineFrom; i < end; i++) {
+                    if (b[i] == ' ') {
+                        throw new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
+                    }
+                }
+                throw new HttpParseException(400, "Malformed request line");
+            }
+        } else if (headerBytes + len > maxHeaderSize) {
+            throw new HttpParseException(431, "Request header block is larger than " + maxHeaderSize + " bytes");
+        }
+    }
+
+    private void parseRequestLine(byte[] b, int start, int from, int to) throws HttpParseException {
+        if (to - from > maxRequestLine) {
+            throw new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
+        }
+        int i = from;
+        while (i < to && Ascii.isTchar(b[i])) {
+            i++;
+        }
+        if (i == from || i >= to || b[i] != ' ') {
+            throw new HttpParseException(400, "Malformed request line");
+        }
+        methodStart = from - start;
+        methodEnd = i - start;
+        int ts = ++i;
+        while (i < to && b[i] != ' ') {
+            if (!Ascii.isTargetChar(b[i])) {
+                throw new HttpParseException(400, "Invalid character in request target");
+            }
+            i++;
+        }
+        if (i == ts || i >= to) {
+            throw new HttpParseException(400, "Malformed request line");
+        }
+        targetStart = ts - start;
+        targetEnd = i - start;
+        i++;
+        if (to - i != 8 || b[i] != 'H' || b[i + 1] != 'T' || b[i + 2] != 'T' || b[i + 3] != 'P' || b[i + 4] != '/'
+                || !isDigit(b[i + 5]) || b[i + 6] != '.' || !isDigit(b[i + 7])) {
+            throw new HttpParseException(400, "Malformed HTTP version");
+        }
+        int major = b[i + 5] - '0';
+        int minor = b[i + 7] - '0';
+        if (major == 1 && minor == 1) {
+            version = HTTP_1_1;
+        } else if (major == 1 && minor == 0) {
+            version = HTTP_1_0;
+        } else {
+            throw new HttpParseException(505, "HTTP version not supported");
+        }
+    }
+
+    private static boolean isDigit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private void parseField(byte[] b, int start, int from, int to) throws HttpParseException {
+        byte first = b[from];
+        if (first == ' ' || first == '\t') {
+            throw new HttpParseException(400, "Obsolete line folding is not allowed");
+        }
+        int i = from;
+        while (i < to && Ascii.isTchar(b[i])) {
+            i++;
+        }
+        if (i == to || b[i] != ':') {
+            if (i < to && i > from && (b[i] == ' ' || b[i] == '\t')) {
+                throw new HttpParseException(400, "Whitespace between header name and colon");
+            }
+            throw new HttpParseException(400, "Invalid header name");
+        }
+        int nameEnd = i++;
+        while (i < to && (b[i] == ' ' || b[i] == '\t')) {
+            i++;
+        }
+        int vs = i;
+        int ve = to;
+        while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
+            ve--;
+        }
+        for (int k = vs; k < ve; k++) {
+            if (!Ascii.isFieldChar(b[k])) {
+                throw new HttpParseException(400, "Invalid character in header value");
+            }
+        }
+        int f = fieldCount * 4;
+        fields[f] = from - start;
+        fields[f + 1] = nameEnd - start;
+        fields[f + 2] = vs - start;
+        fields[f + 3] = ve - start;
+        fieldCount++;
+        int nameLen = nameEnd - from;
+        switch (nameLen) {
+            case 4 -> {
+                if (Ascii.equalsIgnoreCase(b, from, 4, "host")) {
+                    hostCount++;
+                    checkHost(b, vs, ve);
+                }
+            }
+            case 6 -> {
+                if (Ascii.equalsIgnoreCase(b, from, 6, "expect")) {
+                    if (Ascii.equalsIgnoreCase(b, vs, ve - vs, "100-continue")) {
+                        expectContinue = true;
+                    } else {
+                        expectOther = true;
+                    }
+                }
+            }
+            case 10 -> {
+                if (Ascii.equalsIgnoreCase(b, from, 10, "connection")) {
+                    connectionTokens(b, vs, ve);
+                }
+            }
+            case 14 -> {
+                if (Ascii.equalsIgnoreCase(b, from, 14, "content-length")) {
+                    contentLength(b, vs, ve);
+                }
+            }
+            case 17 -> {
+                if (Ascii.equalsIgnoreCase(b, from, 17, "transfer-encoding")) {
+                    transferCodings(b, vs, ve);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private void contentLength(byte[] b, int vs, int ve) throws HttpParseException {
+        int len = ve - vs;
+        if (len == 0 || len > 18) {
+            throw new HttpParseException(400, "Invalid Content-Length");
+        }
+        long v = 0;
+        for (int i = vs; i < ve; i++) {
+            byte c = b[i];
+            if (!isDigit(c)) {
+                throw new HttpParseException(400, "Invalid Content-Length");
+            }
+            v = v * 10 + (c - '0');
+        }
+        if (contentLength >= 0 && contentLength != v) {
+            throw new HttpParseException(400, "Conflicting Content-Length values");
+        }
+        contentLength = v;
+    }
+
+    private void transferCodings(byte[] b, int vs, int ve) throws HttpParseException {
+        transferEncoding = true;
+        int i = vs;
+        while (i <= ve) {
+            int elementEnd = i;
+            while (elementEnd < ve && b[elementEnd] != ',') {
+                elementEnd++;
+            }
+            int s = i;
+            int e = elementEnd;
+            while (s < e && (b[s] == ' ' || b[s] == '\t')) {
+                s++;
+            }
+            while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
+                e--;
+            }
+            if (e > s) {
+                int nameEnd = s;
+                while (nameEnd < e && Ascii.isTchar(b[nameEnd])) {
+                    nameEnd++;
+                }
+                if (nameEnd == s) {
+                    throw new HttpParseException(400, "Malformed Transfer-Encoding");
+                }
+                boolean isChunked = nameEnd == e && Ascii.equalsIgnoreCase(b, s, e - s, "chunked");
+                if (isChunked) {
+                    chunkedCount++;
+                } else {
+                    otherCoding = true;
+                }
+                lastCodingChunked = isChunked;
+            }
+            i = elementEnd + 1;
+        }
+    }
+
+    private void connectionTokens(byte[] b, int vs, int ve) {
+        int i = vs;
+        while (i <= ve) {
+            int elementEnd = i;
+            while (elementEnd < ve && b[elementEnd] != ',') {
+                elementEnd++;
+            }
+            int s = i;
+            int e = elementEnd;
+            while (s < e && (b[s] == ' ' || b[s] == '\t')) {
+                s++;
+            }
+            while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
+                e--;
+            }
+            if (Ascii.equalsIgnoreCase(b, s, e - s, "close")) {
+                connectionClose = true;
+            } else if (Ascii.equalsIgnoreCase(b, s, e - s, "keep-alive")) {
+                connectionKeepAlive = true;
+            }
+            i = elementEnd + 1;
+        }
+    }
+
+    private static void checkHost(byte[] b, int vs, int ve) throws HttpParseException {
+        for (int i = vs; i < ve; i++) {
+            int c = b[i];
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "-._~!$&'()*+,;=%:[]".indexOf(c) >= 0;
+            if (!ok) {
+                throw new HttpParseException(400, "Malformed Host header");
+            }
+        }
+    }
+
+    private void finish(byte[] b, int start) throws HttpParseException {
+        if (version == HTTP_1_1 && hostCount == 0) {
+            throw new HttpParseException(400, "Missing Host header");
+        }
+        if (hostCount > 1) {
+            throw new HttpParseException(400, "More than one Host header");
+        }
+        if (transferEncoding) {
+            if (version == HTTP_1_0) {
+                throw new HttpParseException(400, "Transfer-Encoding is not allowed in HTTP/1.0");
+            }
+            if (contentLength >= 0) {
+                throw new HttpParseException(400, "Content-Length together with Transfer-Encoding");
+            }
+            if (!lastCodingChunked) {
+                throw new HttpParseException(400, "The last transfer coding must be chunked");
+            }
+            if (chunkedCount > 1) {
+                throw new HttpParseException(400, "chunked applied more than once");
+            }
+            if (otherCoding) {
+                throw new HttpParseException(501, "Transfer coding not implemented");
+            }
+            chunked = true;
+        } else if (contentLength > maxBodySize) {
+            throw new HttpParseException(413, "Request body is larger than " + maxBodySize + " bytes");
+        }
+        if (expectOther && version == HTTP_1_1) {
+            throw new HttpParseException(417, "Only Expect: 100-continue is supported");
+        }
+        if (version == HTTP_1_0) {
+            expectContinue = false;
+        }
+        locatePath(b, start);
+    }
+
+    /** Finds the path inside the target: origin-form, absolute-form or {@code *}. */
+    private void locatePath(byte[] b, int start) throws HttpParseException {
+        int ts = start + targetStart;
+        int te = start + targetEnd;
+        int p;
+        if (b[ts] == '/') {
+            p = ts;
+        } else if (te - ts == 1 && b[ts] == '*') {
+            pathStart = targetStart;
+            pathEnd = targetEnd;
+            return;
+        } else if (startsWithScheme(b, ts, te)) {
+            int authority = indexOf(b, ts, te, ':') + 3;
+            p = authority;
+            while (p < te && b[p] != '/' && b[p] != '?') {
+                p++;
+            }
+            if (p == authority) {
+                throw new HttpParseException(400, "Absolute-form target without a host");
+            }
+        } else {
+            throw new HttpParseException(400, "Malformed request target");
+        }
+        int q = p;
+        while (q < te && b[q] != '?') {
+            if (b[q] == '#') {
+                throw new HttpParseException(400, "Fragment in request target");
+            }
+            q++;
+        }
+        for (int i = q; i < te; i++) {
+            if (b[i] == '#') {
+                throw new HttpParseException(400, "Fragment in request target");
+            }
+        }
+        pathStart = p - start;
+        pathEnd = q - start;
+    }
+
+    private static boolean startsWithScheme(byte[] b, int ts, int te) {
+        return (te - ts > 7 && Ascii.equalsIgnoreCase(b, ts, 7, "http://"))
+                || (te - ts > 8 && Ascii.equalsIgnoreCase(b, ts, 8, "https://"));
+    }
+
+    private static int indexOf(byte[] b, int from, int to, char c) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ---- results (valid once parse returned true; offsets relative to the request start) ----
+
+    /** Length of the head, final CRLF included. */
+    public int headEnd() { return headEnd; }
+    public int methodStart() { return methodStart; }
+    public int methodEnd() { return methodEnd; }
+    public int targetStart() { return targetStart; }
+    public int targetEnd() { return targetEnd; }
+    /** Start of the path in the target ({@code /...}); for absolute-form, after the authority. */
+    public int pathStart() { return pathStart; }
+    /** End of the path: the {@code ?} or the end of the target. */
+    public int pathEnd() { return pathEnd; }
+    /** {@link #HTTP_1_1} or {@link #HTTP_1_0}. */
+    public int version() { return version; }
+    public int fieldCount() { return fieldCount; }
+    /** Field i's name start, name end, value start, value end at {@code [4i .. 4i+3]}. */
+    public int[] fields() { return fields; }
+    /** The Content-Length, or -1 when absent. */
+    public long contentLength() { return contentLength; }
+    public boolean chunked() { return chunked; }
+    /** Whether a body follows the head. */
+    public boolean hasBody() { return chunked || contentLength > 0; }
+    public boolean expectContinue() { return expectContinue; }
+    /** Whether the connection may carry another request after this one. */
+    public boolean keepAlive() {
+        return !connectionClose && (version == HTTP_1_1 || connectionKeepAlive);
+    }
+}

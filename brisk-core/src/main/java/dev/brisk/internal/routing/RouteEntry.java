@@ -1,0 +1,44 @@
+package dev.brisk.internal.routing;
+
+import dev.brisk.Method;
+import java.util.StringJoiner;
+
+/** The routes registered for one path template, one per method, and the {@code Allow} list they make. */
+public final class RouteEntry {
+    private final CompiledRoute[] byMethod = new CompiledRoute[Method.values().length];
+    private String allow;
+
+    void add(CompiledRoute route) {
+        if (byMethod[route.method().ordinal()] != null) {
+            throw new IllegalArgumentException("duplicate route: " + route.method() + " " + route.template());
+        }
+        byMethod[route.method().ordinal()] = route;
+        allow = null;
+    }
+
+    /** The route for {@code method}; HEAD falls back to GET. Null when none. */
+    public CompiledRoute route(Method method) {
+        CompiledRoute r = byMethod[method.ordinal()];
+        if (r == null && method == Method.HEAD) {
+            r = byMethod[Method.GET.ordinal()];
+        }
+        return r;
+    }
+
+    /** The value of the {@code Allow} header for this path. */
+    public String allow() {
+        String a = allow;
+        if (a == null) {
+            StringJoiner j = new StringJoiner(", ");
+            for (Method m : Method.values()) {
+                if (byMethod[m.ordinal()] != null || (m == Method.HEAD && byMethod[Method.GET.ordinal()] != null)
+                        || m == Method.OPTIONS) {
+                    j.add(m.name());
+                }
+            }
+            a = j.toString();
+            allow = a;
+        }
+        return a;
+    }
+}

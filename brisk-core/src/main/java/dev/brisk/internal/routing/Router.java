@@ -1,0 +1,105 @@
+package dev.brisk.internal.routing;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the routes for a request path: a hash lookup for exact paths first, then a segment trie for
+ * paths with parameters (at each level: literal child, then parameter, then wildcard, backtracking).
+ * Built before start, then read-only and safe to share between threads.
+ */
+public final class Router {
+    private final Map<String, RouteEntry> exact = new HashMap<>();
+    private final Node root = new Node();
+
+    private static final class Node {
+        final Map<String, Node> literals = new HashMap<>();
+        Node param;
+        RouteEntry entry;
+        RouteEntry wildcard;
+    }
+
+    /** Registers a route. Not for use after the router is shared. */
+    public void add(CompiledRoute route) {
+        PathTemplate t = PathTemplate.parse(route.template());
+        if (!t.paramNames().equals(route.paramNames())) {
+            throw new IllegalArgumentException("parameter names do not match template " + route.template());
+        }
+        if (t.isExact()) {
+            exact.computeIfAbsent(t.path(), k -> new RouteEntry()).add(route);
+            return;
+        }
+        Node n = root;
+        List<String> segs = t.segments();
+        for (int i = 0; i < segs.size(); i++) {
+            String s = segs.get(i);
+            if (s.equals("*")) {
+                if (n.wildcard == null) {
+                    n.wildcard = new RouteEntry();
+                }
+                n.wildcard.add(route);
+                return;
+            }
+            if (PathTemplate.isParam(s)) {
+                if (n.param == null) {
+                    n.param = new Node();
+                }
+                n = n.param;
+            } else {
+                n = n.literals.computeIfAbsent(s, k -> new Node());
+            }
+        }
+        if (n.entry == null) {
+            n.entry = new RouteEntry();
+        }
+        n.entry.add(route);
+    }
+
+    /** The parameter names a template declares, in order. */
+    public static List<String> paramNames(String template) {
+        return PathTemplate.parse(template).paramNames();
+    }
+
+    /** The entry for a raw request path (starting with {@code /}), or null when nothing matches. */
+    public RouteMatch find(String path) {
+        RouteEntry e = exact.get(path);
+        if (e != null) {
+            return new RouteMatch(e, RouteMatch.NONE);
+        }
+        ArrayList<String> params = new ArrayList<>(4);
+        RouteEntry found = walk(root, path, 1, params);
+        return found == null ? null : new RouteMatch(found, params.toArray(RouteMatch.NONE));
+    }
+
+    private static RouteEntry walk(Node n, String path, int from, ArrayList<String> params) {
+        if (from > path.length()) {
+            return n.entry;
+        }
+        int slash = path.indexOf('/', from);
+        int end = slash < 0 ? path.length() : slash;
+        if (!n.literals.isEmpty()) {
+            Node child = n.literals.get(path.substring(from, end));
+            if (child != null) {
+                RouteEntry r = walk(child, path, end + 1, params);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        if (n.param != null && end > from) {
+            params.add(path.substring(from, end));
+            RouteEntry r = walk(n.param, path, end + 1, params);
+            if (r != null) {
+                return r;
+            }
+            params.remove(params.size() - 1);
+        }
+        if (n.wildcard != null) {
+            params.add(path.substring(from));
+            return n.wildcard;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,276 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.BriskConfig;
+import dev.brisk.ConfigSource;
+import dev.brisk.Dispatch;
+import dev.brisk.ExceptionHandler;
+import dev.brisk.Handler;
+import dev.brisk.HttpException;
+import dev.brisk.JsonCodec;
+import dev.brisk.Method;
+import dev.brisk.Middleware;
+import dev.brisk.Route;
+import dev.brisk.RouteGroup;
+import dev.brisk.ServerOptions;
+import dev.brisk.StaticResponse;
+import dev.brisk.internal.routing.CompiledRoute;
+import dev.brisk.internal.routing.FastRoutes;
+import dev.brisk.internal.routing.Router;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+
+/** What {@link BriskConfig} collects; {@link #freeze} turns it into an {@link App}. Single-threaded. */
+public final class AppConfig implements BriskConfig {
+    private final ServerOptions.Builder options = ServerOptions.builder();
+    private ConfigSource source;
+    private JsonCodec codec;
+    private ExecutorService workerPool;
+    private final Map<String, StaticResponse> fast = new LinkedHashMap<>();
+    private final List<RouteSpec> routes = new ArrayList<>();
+    private final List<Middleware> middleware = new ArrayList<>();
+    private final List<Handler> before = new ArrayList<>();
+    private final List<Handler> after = new ArrayList<>();
+    private final Map<Class<?>, ExceptionHandler<Throwable>> exceptions = new HashMap<>();
+    private final Map<Integer, Handler> errors = new HashMap<>();
+    private boolean frozen;
+
+    /** A route as declared: the middleware list is the app's and groups' at declaration, plus its own. */
+    static final class RouteSpec implements Route {
+        final Method method;
+        final String path;
+        final Handler handler;
+        final List<Middleware> groupMiddleware;
+        final List<Middleware> own = new ArrayList<>();
+        Dispatch dispatch;
+
+        RouteSpec(Method method, String path, Handler handler, List<Middleware> groupMiddleware) {
+            this.method = method;
+            this.path = path;
+            this.handler = handler;
+            this.groupMiddleware = groupMiddleware;
+        }
+
+        @Override
+        public Route dispatch(Dispatch d) {
+            this.dispatch = d;
+            return this;
+        }
+
+        @Override
+        public Route use(Middleware m) {
+            own.add(m);
+            return this;
+        }
+    }
+
+    private void checkOpen() {
+        if (frozen) {
+            throw new IllegalStateException("the app is already started: configure it inside Brisk.create");
+        }
+    }
+
+    @Override
+    public ServerOptions.Builder options() {
+        checkOpen();
+        return options;
+    }
+
+    @Override
+    public BriskConfig configSource(ConfigSource s) {
+        checkOpen();
+        source = s;
+        return this;
+    }
+
+    @Override
+    public BriskConfig json(JsonCodec c) {
+        checkOpen();
+        codec = c;
+        return this;
+    }
+
+    @Override
+    public BriskConfig workerPool(ExecutorService executor) {
+        checkOpen();
+        workerPool = executor;
+        return this;
+    }
+
+    public ExecutorService workerPool() {
+        return workerPool;
+    }
+
+    @Override
+    public BriskConfig fastGet(String path, StaticResponse response) {
+        checkOpen();
+        if (path == null || !path.startsWith("/") || path.indexOf('?') >= 0 || path.indexOf('{') >= 0) {
+            throw new IllegalArgumentException("fastGet needs an exact path: " + path);
+        }
+        if (fast.put(path, response) != null) {
+            throw new IllegalArgumentException("duplicate fast route: " + path);
+        }
+        return this;
+    }
+
+    @Override
+    public Route route(Method method, String path, Handler handler) {
+        return addRoute(method, path, handler, List.of());
+    }
+
+    private Route addRoute(Method method, String path, Handler handler, List<Middleware> groupMw) {
+        checkOpen();
+        if (method == null || handler == null) {
+            throw new IllegalArgumentException("method and handler are required");
+        }
+        Router.paramNames(path); // validates the template now, where the mistake was made
+        RouteSpec r = new RouteSpec(method, path, handler, groupMw);
+        routes.add(r);
+        return r;
+    }
+
+    @Override
+    public BriskConfig group(String prefix, Consumer<RouteGroup> body) {
+        checkOpen();
+        body.accept(new Group(normalizePrefix(prefix), new ArrayList<>()));
+        return this;
+    }
+
+    private static String normalizePrefix(String prefix) {
+        if (prefix == null || !prefix.startsWith("/")) {
+            throw new IllegalArgumentException("group prefix must start with '/': " + prefix);
+        }
+        return prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+    }
+
+    private final class Group implements RouteGroup {
+        private final String prefix;
+        private final List<Middleware> mw;
+
+        Group(String prefix, List<Middleware> mw) {
+            this.prefix = prefix;
+            this.mw = mw;
+        }
+
+        @Override
+        public Route route(Method method, String path, Handler handler) {
+            String full = path.equals("/") || path.isEmpty() ? (prefix.isEmpty() ? "/" : prefix) : prefix + path;
+            return addRoute(method, full, handler, List.copyOf(mw));
+        }
+
+        @Override
+        public RouteGroup use(Middleware m) {
+            checkOpen();
+            mw.add(m);
+            return this;
+        }
+
+        @Override
+        public RouteGroup group(String sub, Consumer<RouteGroup> body) {
+            checkOpen();
+            body.accept(new Group(prefix + normalizePrefix(sub), new ArrayList<>(mw)));
+            return this;
+        }
+    }
+
+    @Override
+    public BriskConfig use(Middleware m) {
+        checkOpen();
+        middleware.add(m);
+        return this;
+    }
+
+    @Override
+    public BriskConfig before(Handler filter) {
+        checkOpen();
+        before.add(filter);
+        return this;
+    }
+
+    @Override
+    public BriskConfig after(Handler filter) {
+        checkOpen();
+        after.add(filter);
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends Throwable> BriskConfig exception(Class<T> type, ExceptionHandler<? super T> handler) {
+        checkOpen();
+        exceptions.put(type, (ExceptionHandler<Throwable>) (ExceptionHandler<?>) handler);
+        return this;
+    }
+
+    @Override
+    public BriskConfig error(int status, Handler handler) {
+        checkOpen();
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status must be 100-599: " + status);
+        }
+        errors.put(status, handler);
+        return this;
+    }
+
+    /** The options: code values overlaid with the outside configuration. */
+    public ServerOptions resolvedOptions() {
+        return options.from(source != null ? source : ConfigSource.load()).build();
+    }
+
+    /** Builds the chains once and freezes this config. */
+    public App freeze(ServerOptions opts) {
+        frozen = true;
+        Router router = new Router();
+        List<Handler> befores = List.copyOf(before);
+        for (RouteSpec r : routes) {
+            Handler core = withBefore(befores, r.handler);
+            List<Middleware> chain = new ArrayList<>(middleware);
+            chain.addAll(r.groupMiddleware);
+            chain.addAll(r.own);
+            Handler h = wrap(chain, core);
+            Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
+            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d));
+        }
+        Handler notFound = wrap(middleware, withBefore(befores, ctx -> {
+            throw new HttpException.NotFound("Not Found");
+        }));
+        Handler notAllowed = wrap(middleware, withBefore(befores, ctx -> {
+            throw new HttpException(405, "Method Not Allowed");
+        }));
+        Handler notImplemented = wrap(middleware, ctx -> {
+            throw new HttpException(501, "Method Not Implemented");
+        });
+        Handler options = wrap(middleware, withBefore(befores, ctx -> {
+            ctx.status(204).header("Allow", ((Exchange) ctx).allow());
+        }));
+        return new App(router, new FastRoutes(fast), notFound, notAllowed, notImplemented, options, List.copyOf(after),
+                Map.copyOf(exceptions), Map.copyOf(errors), codec, opts.dispatch());
+    }
+
+    private static Handler withBefore(List<Handler> befores, Handler handler) {
+        if (befores.isEmpty()) {
+            return handler;
+        }
+        return ctx -> {
+            for (Handler b : befores) {
+                b.handle(ctx);
+            }
+            handler.handle(ctx);
+        };
+    }
+
+    private static Handler wrap(List<Middleware> chain, Handler core) {
+        Handler h = core;
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            h = chain.get(i).apply(h);
+            if (h == null) {
+                throw new IllegalStateException("middleware returned a null handler: " + chain.get(i));
+            }
+        }
+        return h;
+    }
+}

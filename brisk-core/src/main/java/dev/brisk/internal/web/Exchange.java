@@ -1,0 +1,534 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Context;
+import dev.brisk.HttpException;
+import dev.brisk.JsonCodec;
+import dev.brisk.Method;
+import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.http.HeaderRules;
+import dev.brisk.internal.routing.CompiledRoute;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One request and its response: the {@link Context} handlers see. The request head is a private copy
+ * of the bytes the parser read, with header strings made only when asked for.
+ *
+ * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
+ * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
+ * edge through the loop's task queue).
+ */
+public final class Exchange implements Context {
+    private static final byte[] NO_BODY = new byte[0];
+
+    // request
+    private final ExchangeOwner owner;
+    private final byte[] head;
+    private final int[] fields;
+    private final int fieldCount;
+    private final String method;
+    private final Method methodEnum;
+    private final String rawPath;
+    private final String query;
+    private final boolean http11;
+    private final boolean bodyDeferred;
+    private byte[] body;
+    private String path;
+    private String[] rawParams = new String[0];
+    private CompiledRoute route;
+    private Map<String, List<String>> queryMap;
+    private Map<String, String> cookieMap;
+    private Map<String, Object> attributes;
+    private JsonCodec codec;
+    private String allow;
+
+    // response
+    private int status = 200;
+    private String contentType;
+    private List<String> headers;
+    private byte[] responseBody = NO_BODY;
+    private InputStream responseStream;
+
+    /**
+     * @param head the head bytes (a copy owned by this exchange)
+     * @param fields header offsets into {@code head}, four ints per field (a copy)
+     */
+    public Exchange(ExchangeOwner owner, byte[] head, int[] fields, int fieldCount, String method, Method methodEnum,
+                    String rawPath, String query, boolean http11, byte[] body, boolean bodyDeferred) {
+        this.owner = owner;
+        this.head = head;
+        this.fields = fields;
+        this.fieldCount = fieldCount;
+        this.method = method;
+        this.methodEnum = methodEnum;
+        this.rawPath = rawPath;
+        this.query = query;
+        this.http11 = http11;
+        this.body = body;
+        this.bodyDeferred = bodyDeferred;
+    }
+
+    // ---- engine-facing ----
+
+    void bind(CompiledRoute route, String[] rawParams, JsonCodec codec) {
+        this.route = route;
+        this.rawParams = rawParams;
+        this.codec = codec;
+    }
+
+    void codec(JsonCodec codec) {
+        this.codec = codec;
+    }
+
+    /** Sets the request body once it has been read (before dispatch). */
+    public void setBody(byte[] body) {
+        this.body = body;
+    }
+
+    ExchangeOwner owner() {
+        return owner;
+    }
+
+    boolean bodyDeferred() {
+        return bodyDeferred;
+    }
+
+    /** The Allow value for a 405 or OPTIONS answer. */
+    String allow() {
+        return allow;
+    }
+
+    void allow(String allow) {
+        this.allow = allow;
+    }
+
+    public Method methodEnum() {
+        return methodEnum;
+    }
+
+    public String rawPath() {
+        return rawPath;
+    }
+
+    public boolean http11() {
+        return http11;
+    }
+
+    /** The matched route's template, or null (404/405/501). */
+    public String routeTemplate() {
+        return route == null ? null : route.template();
+    }
+
+    public CompiledRoute route() {
+        return route;
+    }
+
+    /** Whether the request had a deferred body that nobody read (the connection must then close). */
+    public boolean deferredBodyUnread() {
+        return bodyDeferred && body == null;
+    }
+
+    public List<String> responseHeaders() {
+        return headers == null ? List.of() : headers;
+    }
+
+    public String responseContentType() {
+        return contentType;
+    }
+
+    public byte[] responseBody() {
+        return responseBody;
+    }
+
+    public InputStream responseStream() {
+        return responseStream;
+    }
+
+    /** Clears the response for an error answer; keeps nothing the handler set. */
+    void resetResponse() {
+        status = 200;
+        contentType = null;
+        headers = null;
+        responseBody = NO_BODY;
+        closeQuietly(responseStream);
+        responseStream = null;
+    }
+
+    static void closeQuietly(InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (Exception ignored) {
+                // nothing to do: the stream is abandoned
+            }
+        }
+    }
+
+    // ---- request ----
+
+    @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
+    public String path() {
+        String p = path;
+        if (p == null) {
+            p = UriCodec.decode(rawPath, false);
+            path = p;
+        }
+        return p;
+    }
+
+    @Override
+    public String queryString() {
+        return query;
+    }
+
+    @Override
+    public String pathParam(String name) {
+        if (route == null) {
+            return null;
+        }
+        List<String> names = route.paramNames();
+        for (int i = 0; i < names.size() && i < rawParams.length; i++) {
+            if (names.get(i).equals(name)) {
+                return UriCodec.decode(rawParams[i], false);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Map<String, String> pathParams() {
+        if (route == null || rawParams.length == 0) {
+            return Map.of();
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        List<String> names = route.paramNames();
+        for (int i = 0; i < names.size() && i < rawParams.length; i++) {
+            m.put(names.get(i), UriCodec.decode(rawParams[i], false));
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    @Override
+    public String queryParam(String name) {
+        List<String> v = queryParamMap().get(name);
+        return v == null ? null : v.get(0);
+    }
+
+    @Override
+    public List<String> queryParams(String name) {
+        return queryParamMap().getOrDefault(name, List.of());
+    }
+
+    @Override
+    public Map<String, List<String>> queryParamMap() {
+        Map<String, List<String>> m = queryMap;
+        if (m == null) {
+            m = UriCodec.parseQuery(query);
+            queryMap = m;
+        }
+        return m;
+    }
+
+    private boolean nameIs(int field, String name) {
+        int s = fields[field * 4];
+        int e = fields[field * 4 + 1];
+        if (e - s != name.length()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            int a = head[s + i];
+            int b = name.charAt(i);
+            if (a != b) {
+                if (a >= 'A' && a <= 'Z') {
+                    a += 32;
+                }
+                if (b >= 'A' && b <= 'Z') {
+                    b += 32;
+                }
+                if (a != b) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private String value(int field) {
+        return Ascii.latin1(head, fields[field * 4 + 2], fields[field * 4 + 3]);
+    }
+
+    @Override
+    public String header(String name) {
+        for (int i = 0; i < fieldCount; i++) {
+            if (nameIs(i, name)) {
+                return value(i);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        List<String> out = null;
+        for (int i = 0; i < fieldCount; i++) {
+            if (nameIs(i, name)) {
+                if (out == null) {
+                    out = new ArrayList<>(2);
+                }
+                out.add(value(i));
+            }
+        }
+        return out == null ? List.of() : Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public List<String> headerNames() {
+        List<String> names = new ArrayList<>(fieldCount);
+        outer:
+        for (int i = 0; i < fieldCount; i++) {
+            for (int j = 0; j < i; j++) {
+                if (nameIs(i, Ascii.latin1(head, fields[j * 4], fields[j * 4 + 1]))) {
+                    continue outer;
+                }
+            }
+            names.add(Ascii.latin1(head, fields[i * 4], fields[i * 4 + 1]));
+        }
+        return Collections.unmodifiableList(names);
+    }
+
+    @Override
+    public String cookie(String name) {
+        return cookies().get(name);
+    }
+
+    @Override
+    public Map<String, String> cookies() {
+        Map<String, String> m = cookieMap;
+        if (m == null) {
+            m = new LinkedHashMap<>();
+            for (String h : headers("Cookie")) {
+                int from = 0;
+                while (from < h.length()) {
+                    int semi = h.indexOf(';', from);
+                    int end = semi < 0 ? h.length() : semi;
+                    int eq = h.indexOf('=', from);
+                    if (eq > from && eq < end) {
+                        String n = h.substring(from, eq).trim();
+                        String v = h.substring(eq + 1, end).trim();
+                        if (v.length() >= 2 && v.charAt(0) == '"' && v.charAt(v.length() - 1) == '"') {
+                            v = v.substring(1, v.length() - 1);
+                        }
+                        if (!n.isEmpty()) {
+                            m.putIfAbsent(n, v);
+                        }
+                    }
+                    from = end + 1;
+                }
+            }
+            m = Collections.unmodifiableMap(m);
+            cookieMap = m;
+        }
+        return m;
+    }
+
+    @Override
+    public byte[] body() {
+        byte[] b = body;
+        if (b == null) {
+            if (!bodyDeferred) {
+                return NO_BODY;
+            }
+            b = owner.awaitDeferredBody();
+            body = b;
+        }
+        return b;
+    }
+
+    @Override
+    public String bodyAsString() {
+        return new String(body(), MediaTypes.charset(contentType(), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public InputStream bodyAsStream() {
+        return new ByteArrayInputStream(body());
+    }
+
+    @Override
+    public <T> T bodyAsJson(Class<T> type) {
+        JsonCodec c = requireCodec();
+        byte[] b = body();
+        try {
+            return c.read(b, type);
+        } catch (RuntimeException e) {
+            throw new HttpException.BadRequest("Request body is not valid JSON for " + type.getSimpleName());
+        }
+    }
+
+    private JsonCodec requireCodec() {
+        if (codec == null) {
+            throw new IllegalStateException("no JsonCodec configured: add brisk-jackson and call cfg.json(...)");
+        }
+        return codec;
+    }
+
+    @Override
+    public String remoteAddress() {
+        return owner.remoteAddress();
+    }
+
+    @Override
+    public Object attribute(String name) {
+        return attributes == null ? null : attributes.get(name);
+    }
+
+    @Override
+    public Context attribute(String name, Object value) {
+        if (attributes == null) {
+            attributes = new HashMap<>();
+        }
+        attributes.put(name, value);
+        return this;
+    }
+
+    // ---- response ----
+
+    @Override
+    public Context status(int status) {
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status must be 100-599: " + status);
+        }
+        this.status = status;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Context header(String name, String value) {
+        HeaderRules.checkName(name);
+        HeaderRules.checkValue(value);
+        if (Ascii.lower(name).equals("content-type")) {
+            contentType = value;
+            return this;
+        }
+        if (headers != null) {
+            for (int i = headers.size() - 2; i >= 0; i -= 2) {
+                if (headers.get(i).equalsIgnoreCase(name)) {
+                    headers.remove(i + 1);
+                    headers.remove(i);
+                }
+            }
+        }
+        return addHeader(name, value);
+    }
+
+    @Override
+    public Context addHeader(String name, String value) {
+        HeaderRules.checkName(name);
+        HeaderRules.checkValue(value);
+        if (isFramingHeader(name)) {
+            throw new IllegalArgumentException(name + " is set by the server, not by handlers");
+        }
+        if (headers == null) {
+            headers = new ArrayList<>(8);
+        }
+        headers.add(name);
+        headers.add(value);
+        return this;
+    }
+
+    private static boolean isFramingHeader(String name) {
+        return name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")
+                || name.equalsIgnoreCase("Connection") || name.equalsIgnoreCase("Date");
+    }
+
+    @Override
+    public String responseHeader(String name) {
+        if (name.equalsIgnoreCase("Content-Type")) {
+            return contentType;
+        }
+        if (headers != null) {
+            for (int i = 0; i < headers.size(); i += 2) {
+                if (headers.get(i).equalsIgnoreCase(name)) {
+                    return headers.get(i + 1);
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Context contentType(String contentType) {
+        HeaderRules.checkValue(contentType);
+        this.contentType = contentType;
+        return this;
+    }
+
+    private Context body(String type, byte[] bytes) {
+        closeQuietly(responseStream);
+        responseStream = null;
+        contentType = type;
+        responseBody = bytes;
+        return this;
+    }
+
+    @Override
+    public Context text(String text) {
+        return body("text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Context html(String html) {
+        return body("text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Context json(Object value) {
+        return body("application/json", requireCodec().write(value));
+    }
+
+    @Override
+    public Context bytes(byte[] bytes) {
+        return body(contentType != null ? contentType : "application/octet-stream", bytes);
+    }
+
+    @Override
+    public Context stream(InputStream in) {
+        if (in == null) {
+            throw new IllegalArgumentException("stream must not be null");
+        }
+        closeQuietly(responseStream);
+        responseBody = NO_BODY;
+        responseStream = in;
+        if (contentType == null) {
+            contentType = "application/octet-stream";
+        }
+        return this;
+    }
+
+    @Override
+    public Context redirect(String location, int status) {
+        if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) {
+            throw new IllegalArgumentException("not a redirect status: " + status);
+        }
+        header("Location", location);
+        status(status);
+        return body("text/plain; charset=utf-8", NO_BODY);
+    }
+}

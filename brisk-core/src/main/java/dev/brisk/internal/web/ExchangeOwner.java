@@ -1,0 +1,16 @@
+package dev.brisk.internal.web;
+
+/** What an exchange needs from the connection that owns it. Implemented by the engine. */
+public interface ExchangeOwner {
+    /**
+     * The body of a request sent with {@code Expect: 100-continue}: sends {@code 100 Continue}, waits
+     * for the body and returns it. Called at most once, from the handler's thread, never the I/O thread.
+     */
+    byte[] awaitDeferredBody();
+
+    /** The handler chain has finished; write the response. Callable from any thread, once. */
+    void complete(Exchange exchange);
+
+    /** The peer address as {@code host:port}. */
+    String remoteAddress();
+}

@@ -1,0 +1,92 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.HttpException;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Percent-decoding of paths and {@code application/x-www-form-urlencoded} query strings (UTF-8). */
+public final class UriCodec {
+    private UriCodec() {
+    }
+
+    /**
+     * Decodes {@code %XX} escapes (and {@code +} as space when {@code plusIsSpace}).
+     *
+     * @throws HttpException.BadRequest on a malformed escape
+     */
+    public static String decode(String s, boolean plusIsSpace) {
+        int first = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%' || (plusIsSpace && c == '+')) {
+                first = i;
+                break;
+            }
+        }
+        if (first < 0) {
+            return s;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+        for (int i = 0; i < first; i++) {
+            out.write(s.charAt(i));
+        }
+        for (int i = first; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) {
+                    throw new HttpException.BadRequest("Malformed percent-encoding");
+                }
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    throw new HttpException.BadRequest("Malformed percent-encoding");
+                }
+                out.write(hi * 16 + lo);
+                i += 2;
+            } else if (plusIsSpace && c == '+') {
+                out.write(' ');
+            } else {
+                out.write(c);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Parses a query string into decoded names and values, in order. */
+    public static Map<String, List<String>> parseQuery(String query) {
+        if (query.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        int from = 0;
+        int n = query.length();
+        while (from <= n) {
+            int amp = query.indexOf('&', from);
+            int end = amp < 0 ? n : amp;
+            if (end > from) {
+                int eq = query.indexOf('=', from);
+                String name;
+                String value;
+                if (eq < 0 || eq > end) {
+                    name = decode(query.substring(from, end), true);
+                    value = "";
+                } else {
+                    name = decode(query.substring(from, eq), true);
+                    value = decode(query.substring(eq + 1, end), true);
+                }
+                map.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+            }
+            if (amp < 0) {
+                break;
+            }
+            from = amp + 1;
+        }
+        map.replaceAll((k, v) -> Collections.unmodifiableList(v));
+        return Collections.unmodifiableMap(map);
+    }
+}

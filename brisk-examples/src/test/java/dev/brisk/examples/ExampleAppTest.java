@@ -1,0 +1,74 @@
+package dev.brisk.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.testing.BriskTestServer;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ExampleAppTest {
+    static BriskTestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = BriskTestServer.start(ExampleApp::routes);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void health() {
+        HttpResponse<String> r = server.get("/health");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("OK");
+        assertThat(r.headers().firstValue("Date")).isPresent();
+    }
+
+    @Test
+    void hello() {
+        HttpResponse<String> r = server.get("/hello");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; charset=utf-8");
+        assertThat(r.body()).isEqualTo("Hello, World!");
+    }
+
+    @Test
+    void json() {
+        HttpResponse<String> r = server.get("/json");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).isEqualTo("{\"message\":\"Hello, World!\"}");
+    }
+
+    @Test
+    void userWithQuery() {
+        HttpResponse<String> r = server.get("/users/42?active=true");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("42");
+    }
+
+    @Test
+    void echo() {
+        HttpResponse<String> r = server.post("/echo", "text/plain; charset=utf-8", "héllo body");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("héllo body");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; charset=utf-8");
+    }
+
+    @Test
+    void consume() {
+        HttpResponse<String> r = server.post("/consume", "application/octet-stream", "x".repeat(1024));
+        assertThat(r.statusCode()).isEqualTo(204);
+        assertThat(r.body()).isEmpty();
+    }
+
+    @Test
+    void unknownPathIs404() {
+        assertThat(server.get("/nope").statusCode()).isEqualTo(404);
+    }
+}

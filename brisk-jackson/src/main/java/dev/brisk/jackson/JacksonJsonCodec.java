@@ -1,0 +1,37 @@
+package dev.brisk.jackson;
+
+import dev.brisk.JsonCodec;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@link JsonCodec} on Jackson 3. Thread-safe; share one instance per app.
+ *
+ * <pre>{@code Brisk.create(cfg -> cfg.json(new JacksonJsonCodec()) ...)}</pre>
+ */
+public final class JacksonJsonCodec implements JsonCodec {
+    private final JsonMapper mapper;
+
+    /** A codec with Jackson's default mapper. */
+    public JacksonJsonCodec() {
+        this(JsonMapper.builder().build());
+    }
+
+    /** A codec on a mapper configured by the caller. */
+    public JacksonJsonCodec(JsonMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    public JsonMapper mapper() {
+        return mapper;
+    }
+
+    @Override
+    public byte[] write(Object value) {
+        return mapper.writeValueAsBytes(value);
+    }
+
+    @Override
+    public <T> T read(byte[] json, Class<T> type) {
+        return mapper.readValue(json, type);
+    }
+}

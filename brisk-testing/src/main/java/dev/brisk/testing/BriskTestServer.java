@@ -1,0 +1,102 @@
+package dev.brisk.testing;
+
+import dev.brisk.Brisk;
+import dev.brisk.BriskConfig;
+import dev.brisk.ConfigSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * Starts an app on a free loopback port for a test and hands it a client; close it after.
+ *
+ * <pre>{@code
+ * try (var t = BriskTestServer.start(cfg -> cfg.get("/hi", ctx -> ctx.text("hi")))) {
+ *     assertEquals("hi", t.get("/hi").body());
+ *     try (var raw = t.raw()) { raw.send("GET /hi HTTP/1.1\r\nHost: x\r\n\r\n"); ... }
+ * }
+ * }</pre>
+ *
+ * Outside configuration (environment, system properties, {@code brisk.properties}) is ignored, so a
+ * {@code BRISK_PORT} set in the shell cannot move the test server.
+ */
+public final class BriskTestServer implements AutoCloseable {
+    private final Brisk app;
+    private final HttpClient client;
+
+    private BriskTestServer(Brisk app) {
+        this.app = app;
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    /** Declares the app with {@code config} (after the test defaults: port 0, loopback) and starts it. */
+    public static BriskTestServer start(Consumer<BriskConfig> config) {
+        Brisk app = Brisk.create(cfg -> {
+            cfg.configSource(ConfigSource.empty());
+            cfg.host("127.0.0.1").port(0);
+            config.accept(cfg);
+        }).start();
+        return new BriskTestServer(app);
+    }
+
+    public Brisk app() {
+        return app;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
+    }
+
+    /** A shared HTTP/1.1 client (connection reuse on). */
+    public HttpClient client() {
+        return client;
+    }
+
+    /** A request builder for {@code pathAndQuery} with a 10 s timeout. */
+    public HttpRequest.Builder request(String pathAndQuery) {
+        return HttpRequest.newBuilder(uri(pathAndQuery)).timeout(Duration.ofSeconds(10));
+    }
+
+    public HttpResponse<String> get(String pathAndQuery) {
+        return send(request(pathAndQuery).GET().build());
+    }
+
+    public HttpResponse<String> post(String pathAndQuery, String contentType, String body) {
+        return send(request(pathAndQuery).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    public HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A new raw socket to the server, for writing exact bytes. */
+    public RawConnection raw() {
+        return RawConnection.open("127.0.0.1", port());
+    }
+
+    @Override
+    public void close() {
+        app.close();
+        client.close();
+    }
+}

@@ -1,0 +1,213 @@
+package dev.brisk.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A plain socket for wire tests: write exact bytes, read responses one at a time (framed by
+ * Content-Length, chunked coding or close), and observe whether the server closed the connection.
+ * Every read is bounded by a timeout (default 5 s), so a test never hangs.
+ */
+public final class RawConnection implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private RawConnection(Socket socket) throws IOException {
+        this.socket = socket;
+        this.socket.setSoTimeout(5_000);
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    public static RawConnection open(String host, int port) {
+        try {
+            return new RawConnection(new Socket(host, port));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A parsed response. Header names are lower-cased; repeated headers keep the last value. */
+    public record Response(int status, String statusLine, Map<String, String> headers, byte[] bodyBytes) {
+        public String body() {
+            return new String(bodyBytes, StandardCharsets.UTF_8);
+        }
+
+        public String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    public RawConnection timeout(int millis) {
+        try {
+            socket.setSoTimeout(millis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    public RawConnection send(String ascii) {
+        return send(ascii.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    public RawConnection send(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Half-closes: the server sees end of input. */
+    public RawConnection shutdownOutput() {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Reads one response to a request that was not HEAD. */
+    public Response read() {
+        return read(false);
+    }
+
+    /** Reads one response; {@code head} says the request was HEAD (no body follows). */
+    public Response read(boolean head) {
+        try {
+            String statusLine = line();
+            if (statusLine == null) {
+                throw new IOException("connection closed before a response");
+            }
+            String[] parts = statusLine.split(" ", 3);
+            int status = Integer.parseInt(parts[1]);
+            Map<String, String> headers = new LinkedHashMap<>();
+            String l;
+            while ((l = line()) != null && !l.isEmpty()) {
+                int colon = l.indexOf(':');
+                headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+            }
+            if (status == 100) {
+                return new Response(status, statusLine, headers, new byte[0]);
+            }
+            byte[] body;
+            if (head || status == 204 || status == 304) {
+                body = new byte[0];
+            } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                body = readChunked();
+            } else if (headers.containsKey("content-length")) {
+                body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
+            } else {
+                body = in.readAllBytes();
+            }
+            return new Response(status, statusLine, headers, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private byte[] readChunked() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = line();
+            if (sizeLine == null) {
+                throw new IOException("connection closed inside a chunked body");
+            }
+            int semi = sizeLine.indexOf(';');
+            int size = Integer.parseInt(semi < 0 ? sizeLine.trim() : sizeLine.substring(0, semi).trim(), 16);
+            if (size == 0) {
+                String t;
+                while ((t = line()) != null && !t.isEmpty()) {
+                    // trailers are dropped
+                }
+                return body.toByteArray();
+            }
+            body.write(in.readNBytes(size));
+            line();
+        }
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != -1) {
+            if (c == '\n') {
+                String s = b.toString(StandardCharsets.ISO_8859_1);
+                return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+            }
+            b.write(c);
+        }
+        return b.size() == 0 ? null : b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Reads {@code n} responses (pipelining). */
+    public List<Response> read(int n) {
+        List<Response> r = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            r.add(read());
+        }
+        return r;
+    }
+
+    /**
+     * Whether the server closed the connection within {@code millis}: reads (and drops) bytes until
+     * end of stream or reset. False when the connection is still open at the deadline.
+     */
+    public boolean closedWithin(int millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        try {
+            while (true) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) {
+                    return false;
+                }
+                socket.setSoTimeout((int) Math.max(1, left));
+                try {
+                    if (in.read() == -1) {
+                        return true;
+                    }
+                } catch (SocketTimeoutException e) {
+                    return false;
+                }
+            }
+        } catch (IOException e) {
+            return true; // reset by the server
+        }
+    }
+
+    /** All bytes until the server closes (or the timeout), as Latin-1 text. */
+    public String readAll() {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        } catch (SocketTimeoutException e) {
+            throw new UncheckedIOException("server did not close the connection", e);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
