@@ -97,6 +97,8 @@ final class Connection implements ExchangeOwner {
     private CompletableFuture<Void> writeWaiter;
     private long lingerBytes;
     private volatile String remote;
+    // allocated once: a method reference per response would cost an object per request
+    private final Runnable responseWritten = this::onResponseWritten;
 
     Connection(IoLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
@@ -411,7 +413,7 @@ final class Connection implements ExchangeOwner {
         ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", List.of(), body.length, 1);
         out.put(body, 0, Math.min(body.length, out.remaining()));
         out.flip();
-        send(out, null, this::onResponseWritten);
+        send(out, null, responseWritten);
     }
 
     // ---- ExchangeOwner (any thread) ---------------------------------------------------------
@@ -477,10 +479,10 @@ final class Connection implements ExchangeOwner {
         ByteBuffer out = loop.outPool.acquire();
         if (bytes.length <= out.capacity()) {
             out.put(bytes).flip();
-            send(out, null, this::onResponseWritten);
+            send(out, null, responseWritten);
         } else {
             loop.outPool.release(out);
-            send(ByteBuffer.wrap(bytes), null, this::onResponseWritten);
+            send(ByteBuffer.wrap(bytes), null, responseWritten);
         }
     }
 
@@ -549,7 +551,7 @@ final class Connection implements ExchangeOwner {
             boolean chunked = length == ResponseEncoder.CHUNKED;
             send(out, bodyBuf, () -> server.streamExecutor().execute(new StreamPump(this, s, chunked, opts.writeTimeout().toMillis() + 1_000)));
         } else {
-            send(out, bodyBuf, this::onResponseWritten);
+            send(out, bodyBuf, responseWritten);
         }
     }
 
@@ -641,7 +643,7 @@ final class Connection implements ExchangeOwner {
                 linger = false;
                 onResponseWritten();
             } else {
-                send(ByteBuffer.wrap(LAST_CHUNK), null, this::onResponseWritten);
+                send(ByteBuffer.wrap(LAST_CHUNK), null, responseWritten);
             }
         });
     }

@@ -31,6 +31,8 @@ final class IoLoop implements Runnable {
     private final Thread thread;
     private volatile boolean running = true;
     private long nextScan;
+    // one instance: a method reference per select call would allocate on every loop turn
+    private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
 
     IoLoop(Server server, int index) throws IOException {
         this.server = server;
@@ -125,9 +127,9 @@ final class IoLoop implements Runnable {
             while (running) {
                 wakeupPending.set(false);
                 if (tasks.isEmpty()) {
-                    selector.select(this::onKey, 100);
+                    selector.select(onKey, 100);
                 } else {
-                    selector.selectNow(this::onKey);
+                    selector.selectNow(onKey);
                 }
                 runTasks();
                 long now = System.nanoTime();

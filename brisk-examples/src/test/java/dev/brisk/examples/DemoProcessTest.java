@@ -1,0 +1,108 @@
+package dev.brisk.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo as a user runs it: its own JVM, the port from {@code BRISK_PORT}, curl as the client, and
+ * SIGTERM to stop it.
+ */
+class DemoProcessTest {
+    private Process demo;
+    private int port;
+
+    @BeforeEach
+    void startDemo() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "dev.brisk.examples.ExampleApp", "--demo");
+        pb.environment().put("BRISK_PORT", Integer.toString(port));
+        pb.environment().put("BRISK_HOST", "127.0.0.1");
+        pb.redirectErrorStream(true);
+        demo = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
+        String first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(30, TimeUnit.SECONDS);
+        assertThat(first).contains("listening on http://127.0.0.1:" + port);
+        // keep draining its output so it never blocks on a full pipe
+        Thread.ofVirtual().start(() -> {
+            try {
+                while (out.readLine() != null) {
+                    // discard
+                }
+            } catch (IOException ignored) {
+                // process ended
+            }
+        });
+    }
+
+    @AfterEach
+    void stopDemo() throws Exception {
+        if (demo.isAlive()) {
+            demo.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static boolean hasCurl() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, "curl"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String curl(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("curl", "-sS", "--max-time", "10", "-i"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        return text.replace("\r\n", "\n");
+    }
+
+    @Test
+    void curlAgainstTheDemoThenSigterm() throws Exception {
+        assumeTrue(hasCurl(), "curl is not installed");
+        String base = "http://127.0.0.1:" + port;
+        assertThat(curl(base + "/hello")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\nHello, World!");
+        assertThat(curl(base + "/json")).contains("Content-Type: application/json").endsWith("{\"message\":\"Hello, World!\"}");
+        assertThat(curl(base + "/users/42?active=true")).endsWith("\n\n42");
+        assertThat(curl("-H", "Content-Type: text/plain", "--data-binary", "hi there", base + "/echo"))
+                .contains("Content-Type: text/plain\n").endsWith("\n\nhi there");
+        assertThat(curl("--data-binary", "x".repeat(1024), base + "/consume")).startsWith("HTTP/1.1 204 No Content\n");
+        assertThat(curl(base + "/health")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\nOK");
+        assertThat(curl("-X", "DELETE", base + "/hello")).startsWith("HTTP/1.1 405").contains("Allow: GET, HEAD, OPTIONS");
+        // two requests on one curl connection: keep-alive works with a real client
+        String two = curl(base + "/hello", base + "/users/7");
+        assertThat(two).contains("Hello, World!").endsWith("\n\n7");
+
+        demo.destroy(); // SIGTERM: the shutdown hook closes the server
+        assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
+        try (ServerSocket again = new ServerSocket(port)) {
+            assertThat(again.getLocalPort()).isEqualTo(port);
+        }
+    }
+}
