@@ -131,7 +131,7 @@ public final class ConfigSource {
     static Duration parseDuration(String option, String v) {
         String s = v.toLowerCase(Locale.ROOT);
         int i = 0;
-        while (i < s.length() && Character.isDigit(s.charAt(i))) {
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
             i++;
         }
         if (i == 0 || i > 12) {
@@ -150,7 +150,7 @@ public final class ConfigSource {
     static long parseSize(String option, String v) {
         String s = v.toLowerCase(Locale.ROOT);
         int i = 0;
-        while (i < s.length() && Character.isDigit(s.charAt(i))) {
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
             i++;
         }
         if (i == 0 || i > 15) {
@@ -164,7 +164,11 @@ public final class ConfigSource {
             case "g", "gb", "gib" -> 1L << 30;
             default -> throw invalid(option, v, "a size such as 512, 8KiB, 10MiB");
         };
-        return Math.multiplyExact(n, unit);
+        try {
+            return Math.multiplyExact(n, unit);
+        } catch (ArithmeticException e) {
+            throw invalid(option, v, "a size that fits in 64 bits");
+        }
     }
 
     private static IllegalArgumentException invalid(String option, String value, String expected) {

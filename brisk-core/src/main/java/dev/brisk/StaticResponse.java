@@ -21,6 +21,9 @@ public final class StaticResponse {
         if (status < 200 || status > 599) {
             throw new IllegalArgumentException("status must be 200-599: " + status);
         }
+        if ((status == 204 || status == 304) && body.length > 0) {
+            throw new IllegalArgumentException(status + " responses have no body");
+        }
         HeaderRules.checkValue(contentType);
         this.status = status;
         this.contentType = contentType;

@@ -57,6 +57,7 @@ final class Connection implements ExchangeOwner {
 
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ROOT = {'/'};
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long LINGER_MAX_BYTES = 1 << 20;
 
@@ -84,10 +85,9 @@ final class Connection implements ExchangeOwner {
     private Exchange exchange;
     private boolean deferred;
     private CompletableFuture<byte[]> bodyWaiter;
-    private byte[] bodyArray;
-    private int bodyFilled;
+    private long bodyRemaining;
     private ChunkedDecoder chunkDecoder;
-    private BodyBuffer chunkBody;
+    private BodyBuffer body;
 
     private ByteBuffer outHead;
     private ByteBuffer outBody;
@@ -122,10 +122,6 @@ final class Connection implements ExchangeOwner {
             drainLinger();
             return;
         }
-        if (state == READ_BODY && bodyArray != null && (in == null || reqStart == in.position())) {
-            readBodyDirect();
-            return;
-        }
         if (in == null) {
             in = loop.inPool.acquire();
             reqStart = 0;
@@ -157,28 +153,6 @@ final class Connection implements ExchangeOwner {
         }
     }
 
-    private void readBodyDirect() {
-        int n;
-        try {
-            n = ch.read(ByteBuffer.wrap(bodyArray, bodyFilled, bodyArray.length - bodyFilled));
-        } catch (IOException e) {
-            close();
-            return;
-        }
-        if (n < 0) {
-            onEof();
-            return;
-        }
-        bodyFilled += n;
-        deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
-        if (bodyFilled == bodyArray.length) {
-            byte[] b = bodyArray;
-            bodyArray = null;
-            bodyDone(b);
-            advance();
-        }
-    }
-
     /** Moves unconsumed bytes to the front, or grows the buffer for a large head. */
     private void makeRoom() {
         int end = in.position();
@@ -199,8 +173,7 @@ final class Connection implements ExchangeOwner {
         inputClosed = true;
         switch (state) {
             case HANDLING -> {
-                // answer what was asked, then close
-                closeAfter = true;
+                // answer this request and any complete pipelined ones already buffered, then close
                 setInterest(interest & ~SelectionKey.OP_READ);
             }
             default -> close();
@@ -276,7 +249,9 @@ final class Connection implements ExchangeOwner {
             boolean get = me - ms == 3 && a[ms] == 'G' && a[ms + 1] == 'E' && a[ms + 2] == 'T';
             boolean head = !get && me - ms == 4 && a[ms] == 'H' && a[ms + 1] == 'E' && a[ms + 2] == 'A' && a[ms + 3] == 'D';
             if (get || head) {
-                FastRoutes.Entry e = fast.find(a, start + parser.pathStart(), start + parser.pathEnd());
+                FastRoutes.Entry e = parser.pathEnd() > parser.pathStart()
+                        ? fast.find(a, start + parser.pathStart(), start + parser.pathEnd())
+                        : fast.find(ROOT, 0, 1); // absolute-form without a path means "/"
                 if (e != null) {
                     state = HANDLING;
                     int conn = closeAfter ? FastRoutes.CLOSE : http11 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
@@ -327,10 +302,11 @@ final class Connection implements ExchangeOwner {
         deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
         if (parser.chunked()) {
             chunkDecoder = new ChunkedDecoder(opts.maxChunkExtension(), opts.maxHeaderSize());
-            chunkBody = new BodyBuffer(opts.maxBodySize(), 1024);
+            body = new BodyBuffer(opts.maxBodySize(), 1024);
         } else {
-            bodyArray = new byte[(int) parser.contentLength()];
-            bodyFilled = 0;
+            // grows as bytes arrive: a declared length alone never reserves memory
+            bodyRemaining = parser.contentLength();
+            body = new BodyBuffer(bodyRemaining, (int) Math.min(bodyRemaining, 16 * 1024));
         }
     }
 
@@ -339,7 +315,7 @@ final class Connection implements ExchangeOwner {
         if (chunkDecoder != null) {
             if (end > reqStart) {
                 try {
-                    reqStart = chunkDecoder.decode(in.array(), reqStart, end, chunkBody);
+                    reqStart = chunkDecoder.decode(in.array(), reqStart, end, body);
                 } catch (HttpParseException e) {
                     bodyFailed(e);
                     return false;
@@ -348,23 +324,25 @@ final class Connection implements ExchangeOwner {
             if (!chunkDecoder.done()) {
                 return false;
             }
-            byte[] b = chunkBody.toArray();
             chunkDecoder = null;
-            chunkBody = null;
-            bodyDone(b);
-            return true;
+        } else {
+            int n = (int) Math.min(bodyRemaining, end - reqStart);
+            if (n > 0) {
+                try {
+                    body.append(in.array(), reqStart, n);
+                } catch (HttpParseException e) {
+                    bodyFailed(e); // cannot happen: the limit is the declared length
+                    return false;
+                }
+                reqStart += n;
+                bodyRemaining -= n;
+            }
+            if (bodyRemaining > 0) {
+                return false;
+            }
         }
-        int n = Math.min(bodyArray.length - bodyFilled, end - reqStart);
-        if (n > 0) {
-            System.arraycopy(in.array(), reqStart, bodyArray, bodyFilled, n);
-            reqStart += n;
-            bodyFilled += n;
-        }
-        if (bodyFilled < bodyArray.length) {
-            return false;
-        }
-        byte[] b = bodyArray;
-        bodyArray = null;
+        byte[] b = body.toArray();
+        body = null;
         bodyDone(b);
         return true;
     }
@@ -406,7 +384,7 @@ final class Connection implements ExchangeOwner {
         closeAfter = true;
         linger = true;
         chunkDecoder = null;
-        bodyArray = null;
+        body = null;
         setInterest(interest & ~SelectionKey.OP_READ);
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = loop.outPool.acquire();
@@ -661,7 +639,7 @@ final class Connection implements ExchangeOwner {
     private void onResponseWritten() {
         exchange = null;
         deferred = false;
-        if (closeAfter || inputClosed) {
+        if (closeAfter) {
             if (linger) {
                 startLinger();
             } else {
@@ -673,6 +651,13 @@ final class Connection implements ExchangeOwner {
         state = READ_HEAD;
         headTimerStarted = false;
         deadline = System.nanoTime() + opts.idleTimeout().toNanos();
+        if (inputClosed) {
+            advance();
+            if (state == READ_HEAD) {
+                close(); // no complete request left and none can arrive
+            }
+            return;
+        }
         setInterest(interest | SelectionKey.OP_READ);
         advance();
     }

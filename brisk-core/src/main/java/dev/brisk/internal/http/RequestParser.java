@@ -142,24 +142,31 @@ public final class RequestParser {
 
     private void checkPartialLine(byte[] b, int lineFrom, int end) throws HttpParseException {
         int len = end - lineFrom;
+        if (len > 0 && b[end - 1] == '\r') {
+            len--; // the CR of a line end whose LF has not arrived yet
+        }
         if (state == REQUEST_LINE) {
             if (len > maxRequestLine) {
-                // still inside the method: not a request line at all
-                for (int i = lineFrom; i < end; i++) {
-                    if (b[i] == ' ') {
-                        throw new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
-                    }
-                }
-                throw new HttpParseException(400, "Malformed request line");
+                throw requestLineTooLong(b, lineFrom, lineFrom + len);
             }
-        } else if (headerBytes + len > maxHeaderSize) {
+        } else if (len > 0 && headerBytes + len + 2 > maxHeaderSize) {
             throw new HttpParseException(431, "Request header block is larger than " + maxHeaderSize + " bytes");
         }
     }
 
+    /** 414 when the line has a target (a space after the method), else 400: it is no request line. */
+    private HttpParseException requestLineTooLong(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == ' ') {
+                return new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
+            }
+        }
+        return new HttpParseException(400, "Malformed request line");
+    }
+
     private void parseRequestLine(byte[] b, int start, int from, int to) throws HttpParseException {
         if (to - from > maxRequestLine) {
-            throw new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
+            throw requestLineTooLong(b, from, to);
         }
         int i = from;
         while (i < to && Ascii.isTchar(b[i])) {
@@ -189,7 +196,8 @@ public final class RequestParser {
         }
         int major = b[i + 5] - '0';
         int minor = b[i + 7] - '0';
-        if (major == 1 && minor == 1) {
+        if (major == 1 && minor >= 1) {
+            // RFC 9110 6.2: a higher minor version is served as the highest one we implement
             version = HTTP_1_1;
         } else if (major == 1 && minor == 0) {
             version = HTTP_1_0;
@@ -211,7 +219,7 @@ public final class RequestParser {
         while (i < to && Ascii.isTchar(b[i])) {
             i++;
         }
-        if (i == to || b[i] != ':') {
+        if (i == from || i == to || b[i] != ':') {
             if (i < to && i > from && (b[i] == ' ' || b[i] == '\t')) {
                 throw new HttpParseException(400, "Whitespace between header name and colon");
             }

@@ -98,8 +98,10 @@ public final class FastRoutes {
             for (int c = 0; c < 3; c++) {
                 StringBuilder sb = new StringBuilder(128);
                 sb.append("HTTP/1.1 ").append(r.status()).append(' ').append(StatusLines.reason(r.status())).append("\r\n");
-                sb.append("Content-Type: ").append(r.contentType()).append("\r\n");
-                sb.append("Content-Length: ").append(body.length).append("\r\n");
+                if (r.status() != 204 && r.status() != 304) {
+                    sb.append("Content-Type: ").append(r.contentType()).append("\r\n");
+                    sb.append("Content-Length: ").append(body.length).append("\r\n");
+                }
                 for (int i = 0; i < r.headers().size(); i += 2) {
                     sb.append(r.headers().get(i)).append(": ").append(r.headers().get(i + 1)).append("\r\n");
                 }

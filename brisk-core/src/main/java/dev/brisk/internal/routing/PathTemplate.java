@@ -26,8 +26,8 @@ record PathTemplate(String path, List<String> segments, List<String> paramNames,
                     names.add("*");
                 } else if (seg.startsWith("{") && seg.endsWith("}")) {
                     String name = seg.substring(1, seg.length() - 1);
-                    if (name.isEmpty() || names.contains(name)) {
-                        throw new IllegalArgumentException("empty or repeated parameter name in " + path);
+                    if (name.isEmpty() || names.contains(name) || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+                        throw new IllegalArgumentException("empty, repeated or malformed parameter name in " + path);
                     }
                     names.add(name);
                 } else if (seg.indexOf('{') >= 0 || seg.indexOf('}') >= 0 || seg.indexOf('*') >= 0) {

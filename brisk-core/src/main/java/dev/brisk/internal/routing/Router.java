@@ -68,6 +68,11 @@ public final class Router {
         if (e != null) {
             return new RouteMatch(e, RouteMatch.NONE);
         }
+        return findDynamic(path);
+    }
+
+    /** Like {@link #find} but skipping exact paths: for a method the exact entry lacks. */
+    public RouteMatch findDynamic(String path) {
         ArrayList<String> params = new ArrayList<>(4);
         RouteEntry found = walk(root, path, 1, params);
         return found == null ? null : new RouteMatch(found, params.toArray(RouteMatch.NONE));

@@ -85,6 +85,14 @@ public final class App {
                 chain = notFound;
             } else {
                 CompiledRoute r = match.entry().route(m);
+                if (r == null && match.rawParams().length == 0) {
+                    // an exact path without this method: a parameterized route may still have it
+                    RouteMatch dynamic = router.findDynamic(ex.rawPath());
+                    if (dynamic != null && dynamic.entry().route(m) != null) {
+                        match = dynamic;
+                        r = dynamic.entry().route(m);
+                    }
+                }
                 if (r == null) {
                     ex.allow(match.entry().allow());
                     chain = m == Method.OPTIONS ? autoOptions : methodNotAllowed;

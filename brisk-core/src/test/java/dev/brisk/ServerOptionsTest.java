@@ -1,0 +1,169 @@
+package dev.brisk;
+
+import static dev.brisk.ConfigSourceTest.props;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ServerOptionsTest {
+
+    @Test
+    void defaults() {
+        ServerOptions o = ServerOptions.builder().build();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertThat(o.host()).isEqualTo("0.0.0.0");
+        assertThat(o.port()).isEqualTo(8080);
+        assertThat(o.ioThreads()).isEqualTo(cpus);
+        assertThat(o.dispatch()).isEqualTo(Dispatch.VIRTUAL_THREADS);
+        assertThat(o.workerThreads()).isEqualTo(Math.max(8, 2 * cpus));
+        assertThat(o.maxRequestLine()).isEqualTo(8192);
+        assertThat(o.maxHeaderSize()).isEqualTo(16384);
+        assertThat(o.maxHeaders()).isEqualTo(100);
+        assertThat(o.maxBodySize()).isEqualTo(10L * 1024 * 1024);
+        assertThat(o.maxChunkExtension()).isEqualTo(256);
+        assertThat(o.headerReadTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.bodyReadTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.idleTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(o.writeTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.maxRequestsPerConnection()).isZero();
+        assertThat(o.maxConnections()).isEqualTo(10_000);
+        assertThat(o.backlog()).isEqualTo(1024);
+        assertThat(o.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
+        return Arguments.of(description, change, option);
+    }
+
+    static Stream<Arguments> outOfRange() {
+        return Stream.of(
+                bad("port", "port -1", b -> b.port(-1)),
+                bad("port", "port 65536", b -> b.port(65536)),
+                bad("io-threads", "io-threads 0", b -> b.ioThreads(0)),
+                bad("io-threads", "io-threads 1025", b -> b.ioThreads(1025)),
+                bad("worker-threads", "worker-threads 0", b -> b.workerThreads(0)),
+                bad("max-request-line", "max-request-line 63", b -> b.maxRequestLine(63)),
+                bad("max-request-line", "max-request-line 1MiB+1", b -> b.maxRequestLine((1 << 20) + 1)),
+                bad("max-header-size", "max-header-size 255", b -> b.maxHeaderSize(255)),
+                bad("max-headers", "max-headers 0", b -> b.maxHeaders(0)),
+                bad("max-headers", "max-headers 10001", b -> b.maxHeaders(10_001)),
+                bad("max-body-size", "max-body-size -1", b -> b.maxBodySize(-1)),
+                bad("max-body-size", "max-body-size 2GiB", b -> b.maxBodySize(Integer.MAX_VALUE - 15L)),
+                bad("max-chunk-extension", "max-chunk-extension -1", b -> b.maxChunkExtension(-1)),
+                bad("max-requests-per-connection", "max-requests-per-connection -1", b -> b.maxRequestsPerConnection(-1)),
+                bad("max-connections", "max-connections 0", b -> b.maxConnections(0)),
+                bad("backlog", "backlog 0", b -> b.backlog(0)),
+                bad("header-read-timeout", "header-read-timeout 0", b -> b.headerReadTimeout(Duration.ZERO)),
+                bad("body-read-timeout", "body-read-timeout -1s", b -> b.bodyReadTimeout(Duration.ofSeconds(-1))),
+                bad("idle-timeout", "idle-timeout null", b -> b.idleTimeout(null)),
+                bad("write-timeout", "write-timeout 0", b -> b.writeTimeout(Duration.ZERO)),
+                bad("shutdown-timeout", "shutdown-timeout -1ms", b -> b.shutdownTimeout(Duration.ofMillis(-1))),
+                bad("shutdown-timeout", "shutdown-timeout null", b -> b.shutdownTimeout(null)),
+                bad("host", "host null", b -> b.host(null)),
+                bad("host", "host blank", b -> b.host("  ")),
+                bad("dispatch", "dispatch null", b -> b.dispatch(null)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("outOfRange")
+    void outOfRangeValuesAreRejected(String description, UnaryOperator<ServerOptions.Builder> change, String option) {
+        ServerOptions.Builder b = change.apply(ServerOptions.builder());
+        assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(option + " ");
+    }
+
+    @Test
+    void boundaryValuesAreAccepted() {
+        assertThatCode(() -> ServerOptions.builder().port(0).ioThreads(1).workerThreads(1).maxRequestLine(64)
+                .maxHeaderSize(256).maxHeaders(1).maxBodySize(0).maxChunkExtension(0).maxRequestsPerConnection(0)
+                .maxConnections(1).backlog(1).headerReadTimeout(Duration.ofNanos(1)).shutdownTimeout(Duration.ZERO)
+                .build()).doesNotThrowAnyException();
+        ServerOptions high = ServerOptions.builder().port(65535).ioThreads(1024).workerThreads(100_000)
+                .maxRequestLine(1 << 20).maxHeaderSize(1 << 20).maxHeaders(10_000).maxBodySize(Integer.MAX_VALUE - 16L)
+                .maxChunkExtension(1 << 20).maxRequestsPerConnection(Integer.MAX_VALUE).maxConnections(10_000_000)
+                .backlog(1 << 20).build();
+        assertThat(high.maxBodySize()).isEqualTo(Integer.MAX_VALUE - 16L);
+        assertThat(high.port()).isEqualTo(65535);
+    }
+
+    @Test
+    void fromAppliesEveryOption() {
+        Properties file = props(
+                "brisk.host", "127.0.0.1",
+                "brisk.port", "9001",
+                "brisk.io-threads", "3",
+                "brisk.dispatch", "worker-pool",
+                "brisk.worker-threads", "17",
+                "brisk.max-request-line", "4KiB",
+                "brisk.max-header-size", "32k",
+                "brisk.max-headers", "50",
+                "brisk.max-body-size", "1MiB",
+                "brisk.max-chunk-extension", "128",
+                "brisk.header-read-timeout", "5s",
+                "brisk.body-read-timeout", "1500ms",
+                "brisk.idle-timeout", "2m",
+                "brisk.write-timeout", "45s",
+                "brisk.max-requests-per-connection", "1000",
+                "brisk.max-connections", "500",
+                "brisk.backlog", "64",
+                "brisk.shutdown-timeout", "1h");
+        ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
+        assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
+                1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
+                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1)));
+    }
+
+    @Test
+    void fromOverlaysCodeValuesAndFollowsPrecedence() {
+        ConfigSource source = ConfigSource.of(
+                Map.of("BRISK_PORT", "7000", "BRISK_MAX_BODY_SIZE", "2MiB"),
+                props("brisk.port", "7001"),
+                props("brisk.port", "6999", "brisk.idle-timeout", "5s", "brisk.max-body-size", "1MiB"));
+        ServerOptions o = ServerOptions.builder().port(1234).idleTimeout(Duration.ofSeconds(99)).backlog(7)
+                .from(source).build();
+        assertThat(o.port()).isEqualTo(7001);
+        assertThat(o.maxBodySize()).isEqualTo(2L << 20);
+        assertThat(o.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(o.backlog()).as("not configured outside: the code value stays").isEqualTo(7);
+
+        // code set after from() wins again
+        assertThat(ServerOptions.builder().from(source).port(1).build().port()).isEqualTo(1);
+        // an empty source changes nothing
+        assertThat(ServerOptions.builder().port(4321).from(ConfigSource.empty()).build())
+                .isEqualTo(ServerOptions.builder().port(4321).build());
+    }
+
+    @Test
+    void invalidOutsideValuesNameTheOptionAndItsVariable() {
+        ConfigSource badPort = ConfigSource.of(Map.of("BRISK_PORT", "http"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(badPort))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'port'").hasMessageContaining("BRISK_PORT").hasMessageContaining("'http'");
+        ConfigSource badTimeout = ConfigSource.of(Map.of(), props("brisk.write-timeout", "soon"), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(badTimeout))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'write-timeout'").hasMessageContaining("BRISK_WRITE_TIMEOUT");
+    }
+
+    @Test
+    void sizesFromOutsideAreStillRangeChecked() {
+        ConfigSource huge = ConfigSource.of(Map.of("BRISK_MAX_REQUEST_LINE", "4GiB"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(huge).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("max-request-line ");
+        ConfigSource body = ConfigSource.of(Map.of("BRISK_MAX_BODY_SIZE", "3GiB"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(body).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("max-body-size ");
+        ConfigSource port = ConfigSource.of(Map.of("BRISK_PORT", "70000"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(port).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("port ");
+    }
+}

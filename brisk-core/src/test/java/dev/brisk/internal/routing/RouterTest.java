@@ -1,0 +1,271 @@
+package dev.brisk.internal.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.brisk.Dispatch;
+import dev.brisk.Method;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RouterTest {
+
+    private static CompiledRoute route(Method method, String template) {
+        return new CompiledRoute(method, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP);
+    }
+
+    private static Router router(String... getTemplates) {
+        Router r = new Router();
+        for (String t : getTemplates) {
+            r.add(route(Method.GET, t));
+        }
+        return r;
+    }
+
+    /** The template of the GET route found for {@code path}, or null. */
+    private static String templateFor(Router r, String path) {
+        RouteMatch m = r.find(path);
+        return m == null ? null : m.entry().route(Method.GET).template();
+    }
+
+    private static List<String> params(Router r, String path) {
+        RouteMatch m = r.find(path);
+        assertThat(m).as("match for %s", path).isNotNull();
+        return List.of(m.rawParams());
+    }
+
+    // ---- matching -----------------------------------------------------------------------------
+
+    @Test
+    void exactPathWinsOverParameter() {
+        for (Router r : List.of(router("/users/{id}", "/users/me"), router("/users/me", "/users/{id}"))) {
+            assertThat(templateFor(r, "/users/me")).isEqualTo("/users/me");
+            assertThat(params(r, "/users/me")).isEmpty();
+            assertThat(templateFor(r, "/users/42")).isEqualTo("/users/{id}");
+            assertThat(params(r, "/users/42")).containsExactly("42");
+            assertThat(templateFor(r, "/users/mee")).isEqualTo("/users/{id}");
+        }
+    }
+
+    @Test
+    void parametersInOrderAndStillEncoded() {
+        Router r = router("/orgs/{org}/repos/{repo}", "/a/{x}/{y}/{z}");
+        assertThat(params(r, "/orgs/acme/repos/brisk")).containsExactly("acme", "brisk");
+        assertThat(params(r, "/orgs/a%20b/repos/c%2Fd")).containsExactly("a%20b", "c%2Fd");
+        assertThat(params(r, "/a/1/2/3")).containsExactly("1", "2", "3");
+        assertThat(r.find("/a/1/2/3").entry().route(Method.GET).paramNames()).containsExactly("x", "y", "z");
+    }
+
+    @Test
+    void parameterNeedsANonEmptySegmentAndTheWholePath() {
+        Router r = router("/users/{id}");
+        assertThat(r.find("/users/")).isNull();
+        assertThat(r.find("/users")).isNull();
+        assertThat(r.find("/users/42/")).isNull();
+        assertThat(r.find("/users/42/posts")).isNull();
+        assertThat(r.find("/users//")).isNull();
+        assertThat(r.find("/Users/42")).as("literals are case-sensitive").isNull();
+    }
+
+    @Test
+    void wildcardTakesTheRestOfThePath() {
+        Router r = router("/static/*", "/files/{id}/*");
+        assertThat(templateFor(r, "/static/css/site.css")).isEqualTo("/static/*");
+        assertThat(params(r, "/static/css/site.css")).containsExactly("css/site.css");
+        assertThat(params(r, "/static/a")).containsExactly("a");
+        assertThat(params(r, "/static/")).containsExactly("");
+        assertThat(params(r, "/static/a//b/")).containsExactly("a//b/");
+        assertThat(r.find("/static")).isNull();
+        assertThat(params(r, "/files/7/a/b.txt")).containsExactly("7", "a/b.txt");
+        assertThat(r.find("/files/7/a/b.txt").entry().route(Method.GET).paramNames()).containsExactly("id", "*");
+    }
+
+    @Test
+    void rootWildcardCatchesEverythingElse() {
+        Router r = router("/", "/health", "/*");
+        assertThat(templateFor(r, "/")).isEqualTo("/");
+        assertThat(templateFor(r, "/health")).isEqualTo("/health");
+        assertThat(templateFor(r, "/healthz")).isEqualTo("/*");
+        assertThat(params(r, "/a/b/c")).containsExactly("a/b/c");
+    }
+
+    @Test
+    void literalThenParameterThenWildcardAtEachLevel() {
+        Router r = router("/a/{x}", "/a/*", "/a/lit/{y}");
+        assertThat(templateFor(r, "/a/b")).isEqualTo("/a/{x}");
+        assertThat(templateFor(r, "/a/b/c")).isEqualTo("/a/*");
+        assertThat(params(r, "/a/b/c")).containsExactly("b/c");
+        assertThat(templateFor(r, "/a/lit/1")).isEqualTo("/a/lit/{y}");
+        assertThat(templateFor(r, "/a/lit")).as("literal branch has no route of its own").isEqualTo("/a/{x}");
+        assertThat(params(r, "/a/lit")).containsExactly("lit");
+        assertThat(templateFor(r, "/a/")).isEqualTo("/a/*");
+    }
+
+    @Test
+    void backtracksFromALiteralBranchThatFailsDeeper() {
+        Router r = router("/a/b/{z}", "/a/{x}/d/e");
+        assertThat(templateFor(r, "/a/b/c")).isEqualTo("/a/b/{z}");
+        assertThat(params(r, "/a/b/c")).containsExactly("c");
+        // literal a/b then {z}=d fails on "e"; the parameter branch {x}=b matches
+        assertThat(templateFor(r, "/a/b/d/e")).isEqualTo("/a/{x}/d/e");
+        assertThat(params(r, "/a/b/d/e")).as("no value left over from the failed branch").containsExactly("b");
+    }
+
+    @Test
+    void backtracksFromAParameterBranchThatFailsDeeper() {
+        Router r = router("/a/{x}/c", "/{y}/b/d");
+        assertThat(templateFor(r, "/a/z/c")).isEqualTo("/a/{x}/c");
+        assertThat(params(r, "/a/z/c")).containsExactly("z");
+        assertThat(templateFor(r, "/a/b/d")).isEqualTo("/{y}/b/d");
+        assertThat(params(r, "/a/b/d")).containsExactly("a");
+    }
+
+    @Test
+    void backtracksIntoAWildcardHigherUp() {
+        Router r = router("/a/{x}/c", "/a/*");
+        assertThat(templateFor(r, "/a/b/d")).isEqualTo("/a/*");
+        assertThat(params(r, "/a/b/d")).containsExactly("b/d");
+    }
+
+    @Test
+    void noMatchIsNull() {
+        assertThat(new Router().find("/")).isNull();
+        assertThat(new Router().find("/anything")).isNull();
+        Router r = router("/", "/users/{id}", "/static/*");
+        assertThat(r.find("/nothing")).isNull();
+        assertThat(r.find("/nothing/here")).isNull();
+        assertThat(r.find("/users")).isNull();
+    }
+
+    @Test
+    void exactMatchAllocatesNoParameters() {
+        Router r = router("/x");
+        assertThat(r.find("/x").rawParams()).isEmpty();
+    }
+
+    // ---- methods and Allow ----------------------------------------------------------------------
+
+    @Test
+    void headFallsBackToGet() {
+        Router r = new Router();
+        CompiledRoute get = route(Method.GET, "/items/{id}");
+        CompiledRoute post = route(Method.POST, "/items/{id}");
+        r.add(get);
+        r.add(post);
+        RouteEntry e = r.find("/items/1").entry();
+        assertThat(e.route(Method.GET)).isSameAs(get);
+        assertThat(e.route(Method.HEAD)).isSameAs(get);
+        assertThat(e.route(Method.POST)).isSameAs(post);
+        assertThat(e.route(Method.PUT)).isNull();
+        assertThat(e.route(Method.OPTIONS)).isNull();
+
+        CompiledRoute head = route(Method.HEAD, "/items/{id}");
+        r.add(head);
+        assertThat(e.route(Method.HEAD)).as("an explicit HEAD route wins").isSameAs(head);
+    }
+
+    @Test
+    void headDoesNotFallBackToOtherMethods() {
+        Router r = new Router();
+        r.add(route(Method.POST, "/p"));
+        assertThat(r.find("/p").entry().route(Method.HEAD)).isNull();
+    }
+
+    @Test
+    void allowLists() {
+        Router r = new Router();
+        r.add(route(Method.GET, "/g"));
+        r.add(route(Method.DELETE, "/m"));
+        r.add(route(Method.POST, "/m"));
+        r.add(route(Method.GET, "/m"));
+        r.add(route(Method.POST, "/p/{id}"));
+        r.add(route(Method.OPTIONS, "/o"));
+        r.add(route(Method.HEAD, "/h"));
+        assertThat(r.find("/g").entry().allow()).isEqualTo("GET, HEAD, OPTIONS");
+        assertThat(r.find("/m").entry().allow()).isEqualTo("GET, HEAD, POST, DELETE, OPTIONS");
+        assertThat(r.find("/p/1").entry().allow()).isEqualTo("POST, OPTIONS");
+        assertThat(r.find("/o").entry().allow()).isEqualTo("OPTIONS");
+        assertThat(r.find("/h").entry().allow()).isEqualTo("HEAD, OPTIONS");
+    }
+
+    @Test
+    void allowIsRebuiltAfterAnotherMethodIsAdded() {
+        Router r = new Router();
+        r.add(route(Method.GET, "/x"));
+        RouteEntry e = r.find("/x").entry();
+        assertThat(e.allow()).isEqualTo("GET, HEAD, OPTIONS");
+        r.add(route(Method.PUT, "/x"));
+        assertThat(r.find("/x").entry()).isSameAs(e);
+        assertThat(e.allow()).isEqualTo("GET, HEAD, PUT, OPTIONS");
+    }
+
+    // ---- registration errors ------------------------------------------------------------------
+
+    @Test
+    void duplicateRoutesAreRejected() {
+        Router r = router("/x", "/users/{id}", "/s/*");
+        assertThatThrownBy(() -> r.add(route(Method.GET, "/x")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicate").hasMessageContaining("/x");
+        assertThatThrownBy(() -> r.add(route(Method.GET, "/users/{id}"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.add(route(Method.GET, "/users/{name}")))
+                .as("same shape, other name").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.add(route(Method.GET, "/s/*"))).isInstanceOf(IllegalArgumentException.class);
+        // another method on the same shape is fine and keeps its own names
+        r.add(route(Method.POST, "/users/{name}"));
+        RouteEntry e = r.find("/users/7").entry();
+        assertThat(e.route(Method.GET).paramNames()).containsExactly("id");
+        assertThat(e.route(Method.POST).paramNames()).containsExactly("name");
+    }
+
+    @Test
+    void parameterNamesMustMatchTheTemplate() {
+        Router r = new Router();
+        CompiledRoute wrong = new CompiledRoute(Method.GET, "/a/{x}", List.of("y"), ctx -> { }, Dispatch.EVENT_LOOP);
+        assertThatThrownBy(() -> r.add(wrong)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(r.find("/a/1")).isNull();
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"", "a/b", "users", "*", "{id}", "/{}", "/a/{}", "/{a}/{a}", "/{a}/x/{a}", "/*/x",
+        "/*/*", "/x/*/", "/a{b}", "/{a}b", "/a{b", "/a}b", "/x*", "/*x", "/{a"})
+    void invalidTemplatesAreRejected(String template) {
+        assertThatThrownBy(() -> Router.paramNames(template)).isInstanceOf(IllegalArgumentException.class);
+        Router r = new Router();
+        CompiledRoute c = new CompiledRoute(Method.GET, template, List.of(), ctx -> { }, Dispatch.EVENT_LOOP);
+        assertThatThrownBy(() -> r.add(c)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void nullTemplateIsRejected() {
+        assertThatThrownBy(() -> Router.paramNames(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"/x/{a}}", "/x/{{a}}", "/x/{a{b}"})
+    void bracesInsideAParameterNameAreRejected(String template) {
+        assertThatThrownBy(() -> Router.paramNames(template)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---- templates ----------------------------------------------------------------------------
+
+    @Test
+    void templateParsing() {
+        PathTemplate root = PathTemplate.parse("/");
+        assertThat(root.segments()).isEmpty();
+        assertThat(root.isExact()).isTrue();
+
+        PathTemplate t = PathTemplate.parse("/orgs/{org}/files/*");
+        assertThat(t.segments()).containsExactly("orgs", "{org}", "files", "*");
+        assertThat(t.paramNames()).containsExactly("org", "*");
+        assertThat(t.wildcard()).isTrue();
+        assertThat(t.isExact()).isFalse();
+
+        PathTemplate trailing = PathTemplate.parse("/a/b/");
+        assertThat(trailing.segments()).containsExactly("a", "b", "");
+        assertThat(trailing.isExact()).isTrue();
+
+        assertThat(Router.paramNames("/a/{first}/b/{second}")).containsExactly("first", "second");
+    }
+}
