@@ -119,7 +119,7 @@ public interface Context {
     /** A response header set so far, or null. */
     String responseHeader(String name);
 
-    /** Sets the response {@code Content-Type}. */
+    /** Sets the response {@code Content-Type}; null removes it. */
     Context contentType(String contentType);
 
     /** A {@code text/plain; charset=utf-8} body. */

@@ -475,7 +475,9 @@ public final class Exchange implements Context {
 
     @Override
     public Context contentType(String contentType) {
-        HeaderRules.checkValue(contentType);
+        if (contentType != null) {
+            HeaderRules.checkValue(contentType);
+        }
         this.contentType = contentType;
         return this;
     }
