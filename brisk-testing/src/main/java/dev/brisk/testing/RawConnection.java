@@ -191,6 +191,48 @@ public final class RawConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether nothing at all (no byte, no end of stream, no reset) arrives within {@code millis}: the
+     * server keeps the connection open and says nothing. A byte that does arrive is consumed. The read
+     * timeout set before is restored.
+     */
+    public boolean silentFor(int millis) {
+        try {
+            int before = socket.getSoTimeout();
+            socket.setSoTimeout(Math.max(1, millis));
+            try {
+                in.read();
+                return false;
+            } catch (SocketTimeoutException e) {
+                return true;
+            } finally {
+                socket.setSoTimeout(before);
+            }
+        } catch (IOException e) {
+            return false; // reset by the server
+        }
+    }
+
+    /**
+     * Writes {@code ascii} in pieces of at most {@code pieceSize} bytes, flushing each and sleeping
+     * {@code pauseMillis} between them, so the server sees the bytes arrive a few at a time.
+     */
+    public RawConnection sendInPieces(String ascii, int pieceSize, int pauseMillis) {
+        byte[] b = ascii.getBytes(StandardCharsets.ISO_8859_1);
+        for (int off = 0; off < b.length; off += pieceSize) {
+            if (off > 0 && pauseMillis > 0) {
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            send(java.util.Arrays.copyOfRange(b, off, Math.min(b.length, off + pieceSize)));
+        }
+        return this;
+    }
+
     /** All bytes until the server closes (or the timeout), as Latin-1 text. */
     public String readAll() {
         try {

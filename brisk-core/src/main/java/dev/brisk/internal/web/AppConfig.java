@@ -235,6 +235,22 @@ public final class AppConfig implements BriskConfig {
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
             router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d));
         }
+        for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
+            // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served
+            // (the fast path only takes body-less GET and HEAD)
+            StaticResponse sr = f.getValue();
+            Handler serve = ctx -> {
+                ctx.status(sr.status());
+                List<String> h = sr.headers();
+                for (int i = 0; i < h.size(); i += 2) {
+                    ctx.addHeader(h.get(i), h.get(i + 1));
+                }
+                if (sr.status() != 204 && sr.status() != 304) {
+                    ctx.bytes(sr.body()).contentType(sr.contentType());
+                }
+            };
+            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), serve, Dispatch.EVENT_LOOP));
+        }
         Handler notFound = wrap(middleware, withBefore(befores, ctx -> {
             throw new HttpException.NotFound("Not Found");
         }));

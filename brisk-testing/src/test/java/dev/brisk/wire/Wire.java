@@ -1,0 +1,68 @@
+package dev.brisk.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.BriskConfig;
+import dev.brisk.StaticResponse;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.RawConnection;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/** Shared set-up for the wire tests: a small app and assertions about the connection's end. */
+final class Wire {
+    private Wire() {
+    }
+
+    /**
+     * Starts {@code app} with a short shutdown timeout and two I/O loops, so that closing the server
+     * at the end of a test never waits long.
+     */
+    static BriskTestServer start(Consumer<BriskConfig> app) {
+        return BriskTestServer.start(cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(1)).ioThreads(2);
+            app.accept(cfg);
+        });
+    }
+
+    /**
+     * The routes most tests use.
+     *
+     * <ul>
+     *   <li>{@code GET /hello}: text {@code hello}
+     *   <li>{@code GET /users/{id}}: text {@code user=<id>} plus {@code ;x=<x>} when the query has x
+     *   <li>{@code POST /echo}: the request body back as bytes
+     *   <li>{@code GET /static}: fast route, text {@code static}
+     *   <li>{@code GET /smuggled}: counts its calls in {@code smuggled}; must never run after a bad request
+     * </ul>
+     */
+    static Consumer<BriskConfig> routes(AtomicInteger smuggled) {
+        return cfg -> {
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+            cfg.get("/users/{id}", ctx -> {
+                String x = ctx.queryParam("x");
+                ctx.text("user=" + ctx.pathParam("id") + (x == null ? "" : ";x=" + x));
+            });
+            cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+            cfg.fastGet("/static", StaticResponse.text("static"));
+            cfg.get("/smuggled", ctx -> {
+                smuggled.incrementAndGet();
+                ctx.text("smuggled");
+            });
+        };
+    }
+
+    static Consumer<BriskConfig> routes() {
+        return routes(new AtomicInteger());
+    }
+
+    /**
+     * Asserts that the server sends nothing more and closes the connection (end of stream within
+     * {@code 3 s}): no later request on this connection is answered.
+     */
+    static void assertNothingMoreAndClosed(RawConnection c) {
+        c.timeout(3_000);
+        assertThat(c.readAll()).as("bytes sent after the response").isEmpty();
+    }
+}
