@@ -99,7 +99,11 @@ public interface Context {
 
     // ---- response ---------------------------------------------------------------------------
 
-    /** Sets the response status (100-599, default 200). */
+    /**
+     * Sets the final response status (200-599, default 200).
+     *
+     * @throws IllegalArgumentException for anything else: interim 1xx answers are the server's
+     */
     Context status(int status);
 
     /** The response status set so far. */

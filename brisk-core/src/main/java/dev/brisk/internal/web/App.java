@@ -166,9 +166,6 @@ public final class App {
         }
         if (t instanceof HttpException he) {
             ex.status(he.status());
-            if (he.status() == 405 && ex.allow() != null) {
-                ex.header("Allow", ex.allow());
-            }
             String msg = he.getMessage();
             ex.text(msg == null ? "" : msg);
             return;

@@ -158,6 +158,9 @@ public final class AppConfig implements BriskConfig {
 
         @Override
         public Route route(Method method, String path, Handler handler) {
+            if (path == null || !(path.isEmpty() || path.startsWith("/"))) {
+                throw new IllegalArgumentException("route path must start with '/': " + path);
+            }
             String full = path.equals("/") || path.isEmpty() ? (prefix.isEmpty() ? "/" : prefix) : prefix + path;
             return addRoute(method, full, handler, List.copyOf(mw));
         }
@@ -255,6 +258,9 @@ public final class AppConfig implements BriskConfig {
             throw new HttpException.NotFound("Not Found");
         }));
         Handler notAllowed = wrap(middleware, withBefore(befores, ctx -> {
+            // set before throwing: error answers keep headers, so Allow survives any exception handler
+            ctx.header("Allow", ((Exchange) ctx).allow());
+            ((Exchange) ctx).markHeaders();
             throw new HttpException(405, "Method Not Allowed");
         }));
         Handler notImplemented = wrap(middleware, ctx -> {
@@ -267,14 +273,19 @@ public final class AppConfig implements BriskConfig {
                 Map.copyOf(exceptions), Map.copyOf(errors), codec, opts.dispatch());
     }
 
+    /** The route's core: before filters, then the handler, whose own headers an exception drops. */
     private static Handler withBefore(List<Handler> befores, Handler handler) {
         if (befores.isEmpty()) {
-            return handler;
+            return ctx -> {
+                ((Exchange) ctx).markHeaders();
+                handler.handle(ctx);
+            };
         }
         return ctx -> {
             for (Handler b : befores) {
                 b.handle(ctx);
             }
+            ((Exchange) ctx).markHeaders();
             handler.handle(ctx);
         };
     }

@@ -48,6 +48,7 @@ public final class Exchange implements Context {
     private Map<String, Object> attributes;
     private JsonCodec codec;
     private String allow;
+    private int headerMark;
 
     // response
     private int status = 200;
@@ -151,11 +152,23 @@ public final class Exchange implements Context {
         return responseStream;
     }
 
-    /** Clears the response for an error answer; keeps nothing the handler set. */
+    /** Headers set from here on belong to the handler and are dropped if it fails. */
+    void markHeaders() {
+        headerMark = headers == null ? 0 : headers.size();
+    }
+
+    /**
+     * Clears the response for an error answer: status, body, content type and the headers the handler
+     * set. Headers set before the handler ran (by middleware or before filters: a request id, CORS)
+     * stay, so they reach error responses too.
+     */
     void resetResponse() {
         status = 200;
         contentType = null;
-        headers = null;
+        if (headers != null) {
+            int keep = Math.max(0, Math.min(headerMark, headers.size()));
+            headers.subList(keep, headers.size()).clear();
+        }
         responseBody = NO_BODY;
         closeQuietly(responseStream);
         responseStream = null;
@@ -407,8 +420,9 @@ public final class Exchange implements Context {
 
     @Override
     public Context status(int status) {
-        if (status < 100 || status > 599) {
-            throw new IllegalArgumentException("status must be 100-599: " + status);
+        if (status < 200 || status > 599) {
+            // 1xx are interim answers the server sends itself; a final status is 200-599
+            throw new IllegalArgumentException("status must be 200-599: " + status);
         }
         this.status = status;
         return this;
@@ -442,6 +456,10 @@ public final class Exchange implements Context {
     public Context addHeader(String name, String value) {
         HeaderRules.checkName(name);
         HeaderRules.checkValue(value);
+        if (name.equalsIgnoreCase("Content-Type")) {
+            contentType = value; // one slot: a response has one content type
+            return this;
+        }
         if (isFramingHeader(name)) {
             throw new IllegalArgumentException(name + " is set by the server, not by handlers");
         }
