@@ -39,6 +39,7 @@ final class Acceptor implements Runnable {
                     continue;
                 }
                 SocketChannel ch = channel.accept();
+                server.connectionAccepted();
                 try {
                     ch.configureBlocking(false);
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -49,10 +50,8 @@ final class Acceptor implements Runnable {
                 }
                 leastLoaded().register(ch);
             } catch (ClosedChannelException e) {
-                server.connectionClosed(); // the slot taken for this accept
                 break;
             } catch (IOException e) {
-                server.connectionClosed();
                 if (running) {
                     // e.g. too many open files: back off instead of spinning
                     LOG.log(System.Logger.Level.WARNING, "accept failed: " + e);

@@ -187,21 +187,15 @@ final class Connection implements ExchangeOwner {
         }
         advancing = true;
         try {
-            while (true) {
-                if (state == READ_HEAD) {
-                    if (!stepHead()) {
-                        return;
-                    }
-                } else if (state == READ_BODY) {
-                    if (!stepBody()) {
-                        return;
-                    }
-                } else {
-                    return;
-                }
+            boolean progress = true;
+            while (progress) {
+                progress = state == READ_HEAD ? stepHead() : state == READ_BODY && stepBody();
             }
         } finally {
             advancing = false;
+        }
+        if (inputClosed && state == READ_HEAD) {
+            close(); // the client half-closed: every complete request is answered, no more can come
         }
     }
 
@@ -651,14 +645,9 @@ final class Connection implements ExchangeOwner {
         state = READ_HEAD;
         headTimerStarted = false;
         deadline = System.nanoTime() + opts.idleTimeout().toNanos();
-        if (inputClosed) {
-            advance();
-            if (state == READ_HEAD) {
-                close(); // no complete request left and none can arrive
-            }
-            return;
+        if (!inputClosed) {
+            setInterest(interest | SelectionKey.OP_READ);
         }
-        setInterest(interest | SelectionKey.OP_READ);
         advance();
     }
 

@@ -25,6 +25,7 @@ public final class Server {
     private final Object slotLock = new Object();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean draining;
     private ServerSocketChannel channel;
     private IoLoop[] loops;
@@ -73,6 +74,7 @@ public final class Server {
         } catch (IOException e) {
             channel.close();
             closed.set(true);
+            closeDone.countDown();
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage(), e);
         }
         virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("brisk-vt-", 0).factory());
@@ -107,7 +109,6 @@ public final class Server {
     /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
     boolean awaitConnectionSlot() {
         if (connections.get() < options.maxConnections()) {
-            connections.incrementAndGet();
             return true;
         }
         synchronized (slotLock) {
@@ -118,6 +119,11 @@ public final class Server {
             }
         }
         return false;
+    }
+
+    /** Counts an accepted connection. Only the acceptor thread calls this, so the limit holds exactly. */
+    void connectionAccepted() {
+        connections.incrementAndGet();
     }
 
     void connectionClosed() {
@@ -134,9 +140,29 @@ public final class Server {
      * {@code Connection: close}) until the shutdown timeout, then close everything. Idempotent.
      */
     public void close() {
-        if (!started.get() || !closed.compareAndSet(false, true)) {
+        if (!started.get()) {
             return;
         }
+        if (!closed.compareAndSet(false, true)) {
+            awaitCloseDone(); // another thread is closing: return when it is done
+            return;
+        }
+        try {
+            shutdown();
+        } finally {
+            closeDone.countDown();
+        }
+    }
+
+    private void awaitCloseDone() {
+        try {
+            closeDone.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void shutdown() {
         draining = true;
         acceptor.close();
         for (IoLoop l : loops) {

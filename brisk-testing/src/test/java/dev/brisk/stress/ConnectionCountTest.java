@@ -1,0 +1,45 @@
+package dev.brisk.stress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.testing.BriskTestServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code Brisk.connectionCount()}: "open connections right now". */
+@Timeout(20)
+class ConnectionCountTest {
+
+    @Test
+    void countsTheConnectionsThatAreOpen() {
+        try (BriskTestServer t = BriskTestServer.start(cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
+            try (HttpConn a = HttpConn.open(t.port()); HttpConn b = HttpConn.open(t.port())) {
+                assertThat(a.get1("/").status()).isEqualTo(200);
+                assertThat(b.get1("/").status()).isEqualTo(200);
+                // two open, plus the slot the acceptor already holds (see below)
+                assertThat(Stress.await(Duration.ofSeconds(2),
+                        () -> t.app().connectionCount() == 2 + Stress.IDLE_CONNECTION_COUNT)).isTrue();
+            }
+            Stress.awaitNoConnections(t.app(), Duration.ofSeconds(3));
+        }
+    }
+
+    /**
+     * Server.awaitConnectionSlot() increments the counter before Acceptor calls the blocking
+     * channel.accept(), so while the acceptor waits for the next client the slot is already counted:
+     * a server with no connection reports 1, and every count is one too high (except at the limit).
+     */
+    @Test
+    void isZeroWithoutConnections() {
+        try (BriskTestServer t = BriskTestServer.start(cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
+            try (HttpConn a = HttpConn.open(t.port())) {
+                assertThat(a.get1("/").status()).isEqualTo(200);
+                assertThat(Stress.await(Duration.ofSeconds(2), () -> t.app().connectionCount() == 1))
+                        .as("one open connection, count %d", t.app().connectionCount()).isTrue();
+            }
+            assertThat(Stress.await(Duration.ofSeconds(3), () -> t.app().connectionCount() == 0))
+                    .as("no open connection, count %d", t.app().connectionCount()).isTrue();
+        }
+    }
+}
