@@ -11,7 +11,8 @@ import java.util.Map;
  * Built before start, then read-only and safe to share between threads.
  */
 public final class Router {
-    private final Map<String, RouteEntry> exact = new HashMap<>();
+    // exact paths map straight to a ready match: a hit allocates nothing
+    private final Map<String, RouteMatch> exact = new HashMap<>();
     private final Node root = new Node();
 
     private static final class Node {
@@ -28,7 +29,7 @@ public final class Router {
             throw new IllegalArgumentException("parameter names do not match template " + route.template());
         }
         if (t.isExact()) {
-            exact.computeIfAbsent(t.path(), k -> new RouteEntry()).add(route);
+            exact.computeIfAbsent(t.path(), k -> new RouteMatch(new RouteEntry(), RouteMatch.NONE)).entry().add(route);
             return;
         }
         Node n = root;
@@ -64,9 +65,9 @@ public final class Router {
 
     /** The entry for a raw request path (starting with {@code /}), or null when nothing matches. */
     public RouteMatch find(String path) {
-        RouteEntry e = exact.get(path);
+        RouteMatch e = exact.get(path);
         if (e != null) {
-            return new RouteMatch(e, RouteMatch.NONE);
+            return e;
         }
         return findDynamic(path);
     }
