@@ -68,7 +68,9 @@ public final class Brisk implements AutoCloseable {
 
     /**
      * Graceful shutdown: stops accepting, closes idle connections, lets in-flight requests finish up
-     * to {@code shutdown-timeout}, then closes the rest. Idempotent; blocks until done.
+     * to {@code shutdown-timeout}, then closes the rest. Idempotent; blocks until done, also when
+     * another thread is already closing. Do not call it from a handler: that handler's own request is
+     * in flight, so the call waits the whole shutdown timeout and its response is never sent.
      */
     @Override
     public void close() {

@@ -48,7 +48,14 @@ final class Acceptor implements Runnable {
                     server.connectionClosed();
                     continue;
                 }
-                leastLoaded().register(ch);
+                IoLoop target = leastLoaded();
+                if (target == null) {
+                    LOG.log(System.Logger.Level.ERROR, "no I/O loop is running; refusing connections");
+                    ch.close();
+                    server.connectionClosed();
+                    continue;
+                }
+                target.register(ch);
             } catch (ClosedChannelException e) {
                 break;
             } catch (IOException e) {
@@ -61,14 +68,15 @@ final class Acceptor implements Runnable {
         }
     }
 
+    /** The running loop with the fewest connections, or null when none runs. */
     private IoLoop leastLoaded() {
-        IoLoop best = loops[0];
-        int min = best.load();
-        for (int i = 1; i < loops.length; i++) {
-            int l = loops[i].load();
-            if (l < min) {
+        IoLoop best = null;
+        int min = Integer.MAX_VALUE;
+        for (IoLoop loop : loops) {
+            int l = loop.load();
+            if (l < min && loop.isRunning()) {
                 min = l;
-                best = loops[i];
+                best = loop;
             }
         }
         return best;

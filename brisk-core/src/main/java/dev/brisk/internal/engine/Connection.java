@@ -78,7 +78,6 @@ final class Connection implements ExchangeOwner {
     private boolean headTimerStarted = true;
     private int served;
     private boolean closeAfter;
-    private boolean linger;
     private boolean inputClosed;
     private boolean advancing;
 
@@ -97,6 +96,8 @@ final class Connection implements ExchangeOwner {
     private CompletableFuture<Void> writeWaiter;
     private long lingerBytes;
     private volatile String remote;
+    private volatile boolean closed;
+    private StreamPump pump;
     // allocated once: a method reference per response would cost an object per request
     private final Runnable responseWritten = this::onResponseWritten;
 
@@ -173,6 +174,10 @@ final class Connection implements ExchangeOwner {
         inputClosed = true;
         switch (state) {
             case HANDLING -> {
+                if (pump != null) {
+                    close(); // nobody will read the rest of the stream: stop it now
+                    return;
+                }
                 // answer this request and any complete pipelined ones already buffered, then close
                 setInterest(interest & ~SelectionKey.OP_READ);
             }
@@ -293,6 +298,9 @@ final class Connection implements ExchangeOwner {
 
     private void beginBody() {
         state = READ_BODY;
+        if (!inputClosed) {
+            setInterest(interest | SelectionKey.OP_READ); // may be off: the buffer filled while waiting
+        }
         deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
         if (parser.chunked()) {
             chunkDecoder = new ChunkedDecoder(opts.maxChunkExtension(), opts.maxHeaderSize());
@@ -359,7 +367,9 @@ final class Connection implements ExchangeOwner {
         if (deferred) {
             state = HANDLING;
             closeAfter = true;
-            linger = true;
+            deferred = false; // a later body() call must not start reading again
+            chunkDecoder = null;
+            body = null;
             setInterest(interest & ~SelectionKey.OP_READ);
             CompletableFuture<byte[]> f = bodyWaiter;
             bodyWaiter = null;
@@ -376,7 +386,6 @@ final class Connection implements ExchangeOwner {
         state = HANDLING;
         exchange = null;
         closeAfter = true;
-        linger = true;
         chunkDecoder = null;
         body = null;
         setInterest(interest & ~SelectionKey.OP_READ);
@@ -391,26 +400,38 @@ final class Connection implements ExchangeOwner {
     // ---- ExchangeOwner (any thread) ---------------------------------------------------------
 
     @Override
-    public byte[] awaitDeferredBody() {
+    public byte[] awaitDeferredBody(Exchange ex) {
         CompletableFuture<byte[]> f = new CompletableFuture<>();
-        loop.execute(() -> startDeferredBody(f));
+        loop.execute(() -> startDeferredBody(f, ex));
         try {
-            return f.get(opts.bodyReadTimeout().toMillis() * 2 + 5_000, TimeUnit.MILLISECONDS);
+            // the loop's body-read timeout, a failure or a close always completes f
+            return await(f);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
             }
             throw new UncheckedIOException(new IOException("request body failed", e.getCause()));
-        } catch (TimeoutException e) {
-            throw new HttpException(408, "Request body read timeout");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UncheckedIOException(new IOException("interrupted while waiting for the request body"));
         }
     }
 
-    private void startDeferredBody(CompletableFuture<byte[]> f) {
-        if (state != HANDLING || !deferred) {
+    /** Waits for a future the loop completes; gives up only if the connection is gone. */
+    <T> T await(CompletableFuture<T> f) throws ExecutionException, InterruptedException {
+        while (true) {
+            try {
+                return f.get(1, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                if (closed) {
+                    throw new ExecutionException(new IOException("connection closed"));
+                }
+            }
+        }
+    }
+
+    private void startDeferredBody(CompletableFuture<byte[]> f, Exchange ex) {
+        if (state != HANDLING || !deferred || ex != exchange) {
             f.completeExceptionally(new UncheckedIOException(new IOException("connection closed")));
             return;
         }
@@ -424,9 +445,22 @@ final class Connection implements ExchangeOwner {
     @Override
     public void complete(Exchange ex) {
         if (loop.inLoop()) {
-            writeResponse(ex);
+            writeResponseSafely(ex);
         } else {
-            loop.execute(() -> writeResponse(ex));
+            loop.execute(() -> writeResponseSafely(ex));
+        }
+    }
+
+    private void writeResponseSafely(Exchange ex) {
+        try {
+            writeResponse(ex);
+        } catch (RuntimeException e) {
+            System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "writing a response failed", e);
+            if (state != CLOSED && outHead == null && ex == exchange) {
+                reject(500, "Internal Server Error");
+            } else {
+                close();
+            }
         }
     }
 
@@ -466,7 +500,12 @@ final class Connection implements ExchangeOwner {
         if (ex.deferredBodyUnread()) {
             // the client may still send the body we never asked for: do not read it as a request
             closeAfter = true;
-            linger = true;
+        }
+        if (outHead != null) {
+            // "100 Continue" is still being written and the handler gave up on its body: answer next
+            closeAfter = true;
+            afterWrite = () -> writeResponseSafely(ex);
+            return;
         }
         int status = ex.status();
         boolean headRequest = ex.methodEnum() == Method.HEAD;
@@ -521,7 +560,10 @@ final class Connection implements ExchangeOwner {
         if (stream != null) {
             InputStream s = stream;
             boolean chunked = length == ResponseEncoder.CHUNKED;
-            send(out, bodyBuf, () -> server.streamExecutor().execute(new StreamPump(this, s, chunked, opts.writeTimeout().toMillis() + 1_000)));
+            send(out, bodyBuf, () -> {
+                pump = new StreamPump(this, s, chunked);
+                server.streamExecutor().execute(pump);
+            });
         } else {
             send(out, bodyBuf, responseWritten);
         }
@@ -606,13 +648,13 @@ final class Connection implements ExchangeOwner {
     /** Called by a {@link StreamPump} when the stream ended ({@code ok}) or failed. */
     void endStream(boolean chunked, boolean ok) {
         loop.execute(() -> {
+            pump = null;
             if (state == CLOSED) {
                 return;
             }
             if (!ok || !chunked) {
                 // a failed stream cannot be reported in-band; closing tells the client it is incomplete
                 closeAfter = true;
-                linger = false;
                 onResponseWritten();
             } else {
                 send(ByteBuffer.wrap(LAST_CHUNK), null, responseWritten);
@@ -634,10 +676,11 @@ final class Connection implements ExchangeOwner {
         exchange = null;
         deferred = false;
         if (closeAfter) {
-            if (linger) {
-                startLinger();
-            } else {
+            if (inputClosed) {
                 close();
+            } else {
+                // closing with unread input would reset the connection and could cut off the answer
+                startLinger();
             }
             return;
         }
@@ -661,6 +704,7 @@ final class Connection implements ExchangeOwner {
             return;
         }
         state = LINGER;
+        server.lingerStarted();
         deadline = System.nanoTime() + LINGER_NANOS;
         setInterest(SelectionKey.OP_READ);
         drainLinger();
@@ -746,7 +790,11 @@ final class Connection implements ExchangeOwner {
         if (state == CLOSED) {
             return;
         }
+        if (state == LINGER) {
+            server.lingerEnded();
+        }
         state = CLOSED;
+        closed = true;
         key.cancel();
         try {
             ch.close();
@@ -771,6 +819,11 @@ final class Connection implements ExchangeOwner {
         writeWaiter = null;
         if (ww != null) {
             ww.completeExceptionally(new IOException("connection closed"));
+        }
+        StreamPump p = pump;
+        pump = null;
+        if (p != null) {
+            p.cancel();
         }
         loop.closed(this);
     }

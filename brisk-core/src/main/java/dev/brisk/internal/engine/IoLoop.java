@@ -63,9 +63,18 @@ final class IoLoop implements Runnable {
         }
     }
 
+    /** Whether this loop still serves (false once stopped or failed). */
+    boolean isRunning() {
+        return running;
+    }
+
     /** Takes ownership of an accepted channel. Called by the acceptor. */
     void register(SocketChannel ch) {
         load.incrementAndGet();
+        if (!running) {
+            closeChannel(ch);
+            return;
+        }
         execute(() -> {
             if (!running) {
                 closeChannel(ch);
@@ -141,8 +150,9 @@ final class IoLoop implements Runnable {
                 }
             }
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.ERROR, "I/O loop failed", t);
+            LOG.log(System.Logger.Level.ERROR, "I/O loop failed; its connections are closed", t);
         } finally {
+            running = false; // the acceptor stops handing this loop connections
             runTasks();
             for (Connection c : connections.toArray(new Connection[0])) {
                 c.close();

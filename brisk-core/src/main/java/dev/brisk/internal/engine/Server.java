@@ -22,6 +22,7 @@ public final class Server {
     private final App app;
     private final ExecutorService userWorkers;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger lingering = new AtomicInteger();
     private final Object slotLock = new Object();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -126,6 +127,15 @@ public final class Server {
         connections.incrementAndGet();
     }
 
+    /** A connection has sent its last byte and only drains what the client still sends. */
+    void lingerStarted() {
+        lingering.incrementAndGet();
+    }
+
+    void lingerEnded() {
+        lingering.decrementAndGet();
+    }
+
     void connectionClosed() {
         int before = connections.getAndDecrement();
         if (before >= options.maxConnections()) {
@@ -154,6 +164,17 @@ public final class Server {
         }
     }
 
+    private void awaitConnections(long deadline, boolean ignoreLingering) {
+        while (connections.get() - (ignoreLingering ? lingering.get() : 0) > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private void awaitCloseDone() {
         try {
             closeDone.await();
@@ -169,14 +190,9 @@ public final class Server {
             l.drain();
         }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
-        while (connections.get() > 0 && System.nanoTime() - deadline < 0) {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        // wait for connections still answering; lingering ones have sent everything already
+        awaitConnections(deadline, true);
+        awaitConnections(Math.min(deadline, System.nanoTime() + 100_000_000L), false);
         for (IoLoop l : loops) {
             l.stop();
         }

@@ -49,6 +49,7 @@ public final class Exchange implements Context {
     private JsonCodec codec;
     private String allow;
     private int headerMark;
+    private RuntimeException bodyFailure;
 
     // response
     private int status = 200;
@@ -363,7 +364,15 @@ public final class Exchange implements Context {
             if (!bodyDeferred) {
                 return NO_BODY;
             }
-            b = owner.awaitDeferredBody();
+            if (bodyFailure != null) {
+                throw bodyFailure; // asking again gives the same answer, never a second read
+            }
+            try {
+                b = owner.awaitDeferredBody(this);
+            } catch (RuntimeException e) {
+                bodyFailure = e;
+                throw e;
+            }
             body = b;
         }
         return b;
@@ -501,6 +510,9 @@ public final class Exchange implements Context {
     }
 
     private Context body(String type, byte[] bytes) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("response body must not be null");
+        }
         closeQuietly(responseStream);
         responseStream = null;
         contentType = type;

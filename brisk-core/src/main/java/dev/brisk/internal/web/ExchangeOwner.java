@@ -6,7 +6,7 @@ public interface ExchangeOwner {
      * The body of a request sent with {@code Expect: 100-continue}: sends {@code 100 Continue}, waits
      * for the body and returns it. Called at most once, from the handler's thread, never the I/O thread.
      */
-    byte[] awaitDeferredBody();
+    byte[] awaitDeferredBody(Exchange exchange);
 
     /** The handler chain has finished; write the response. Callable from any thread, once. */
     void complete(Exchange exchange);
