@@ -1,0 +1,26 @@
+package dev.brisk.bench;
+
+/**
+ * A server under test, serving the benchmark scenarios on one port (all answers exactly as below):
+ *
+ * <ul>
+ *   <li>{@code GET /hello} → 200 {@code text/plain} {@code Hello, World!}</li>
+ *   <li>{@code GET /json} → 200 {@code application/json} {@code {"message":"Hello, World!"}}, serialized
+ *       per request (Jackson 3 through {@link Json} unless the server has a JSON library of its own)</li>
+ *   <li>{@code GET /users/{id}} → 200 {@code text/plain} the id (a query string is allowed and ignored)</li>
+ *   <li>{@code POST /echo} → 200 with the request body and its {@code Content-Type}</li>
+ *   <li>{@code POST /consume} → 204 after reading the whole body</li>
+ *   <li>{@code GET /health} → 200 {@code text/plain} {@code OK} (a plain route; Brisk's is fast-static)</li>
+ * </ul>
+ *
+ * Each implementation is the idiomatic, minimal way to write this with that server, with its default
+ * thread model unless the name says otherwise. Implementations must be started once and closed once.
+ */
+public interface BenchServer extends AutoCloseable {
+
+    /** Starts listening on 127.0.0.1:{@code port}; returns once requests are accepted. */
+    void start(int port) throws Exception;
+
+    @Override
+    void close() throws Exception;
+}

@@ -1,0 +1,77 @@
+package dev.brisk.bench;
+
+import com.sun.management.ThreadMXBean;
+import dev.brisk.Dispatch;
+import dev.brisk.bench.servers.BriskServer;
+import dev.brisk.bench.servers.JdkHttpServer;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+
+/**
+ * Starts one server under test: {@code ServerMain <name> <port> <statsPort>}. On the stats port it
+ * answers each connection with one line, {@code allocatedBytes cpuNanos}: the heap bytes all threads
+ * have allocated so far and the process CPU time, read by the harness before and after each run. Runs
+ * until SIGTERM.
+ */
+public final class ServerMain {
+    private ServerMain() {
+    }
+
+    /** Every server the harness knows, by name. */
+    public static List<String> names() {
+        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver");
+    }
+
+    static Supplier<BenchServer> server(String name) {
+        return switch (name) {
+            case "brisk-event-loop" -> () -> new BriskServer(Dispatch.EVENT_LOOP);
+            case "brisk-virtual-threads" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS);
+            case "brisk-worker-pool" -> () -> new BriskServer(Dispatch.WORKER_POOL);
+            case "jdk-httpserver" -> JdkHttpServer::new;
+            default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
+        };
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            System.err.println("usage: ServerMain <name> <port> <statsPort>; names: " + names());
+            System.exit(2);
+        }
+        BenchServer server = server(args[0]).get();
+        int port = Integer.parseInt(args[1]);
+        int statsPort = Integer.parseInt(args[2]);
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        ServerSocket stats = new ServerSocket(statsPort, 16, InetAddress.getLoopbackAddress());
+        Thread.ofPlatform().daemon().name("bench-stats").start(() -> {
+            while (!stats.isClosed()) {
+                try (Socket s = stats.accept(); OutputStream out = s.getOutputStream()) {
+                    String line = threads.getTotalThreadAllocatedBytes() + " " + os.getProcessCpuTime() + "\n";
+                    out.write(line.getBytes(StandardCharsets.US_ASCII));
+                } catch (Exception e) {
+                    // closed at shutdown
+                }
+            }
+        });
+        server.start(port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+                stats.close();
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
+            stopped.countDown();
+        }));
+        System.out.println("ready " + args[0] + " on " + port);
+        stopped.await();
+    }
+}
