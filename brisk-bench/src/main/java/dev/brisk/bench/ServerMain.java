@@ -40,6 +40,10 @@ public final class ServerMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("--list")) {
+            System.out.println(String.join(",", names()));
+            return;
+        }
         if (args.length != 3) {
             System.err.println("usage: ServerMain <name> <port> <statsPort>; names: " + names());
             System.exit(2);

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The side-by-side load harness: every server, every scenario, alternated round by round.
+# Called by ./brisk bench (which sets JAVA and builds first). See README "Benchmarks".
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
+
+QUICK=0
+SERVERS=""
+SCENARIOS=""
+ROUNDS=""
+DURATION=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1 ;;
+    --servers) SERVERS="$2"; shift ;;
+    --scenarios) SCENARIOS="$2"; shift ;;
+    --rounds) ROUNDS="$2"; shift ;;
+    --duration) DURATION="$2"; shift ;;
+    *) echo "bench: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# name|path|method|body bytes|connections|pipeline|close
+ALL_SCENARIOS="hello|/hello|GET|0|50|1|0
+json|/json|GET|0|50|1|0
+users|/users/42?active=true|GET|0|50|1|0
+echo|/echo|POST|1024|50|1|0
+consume|/consume|POST|1024|50|1|0
+health|/health|GET|0|50|1|0
+churn|/hello|GET|0|50|1|1
+pipelined|/hello|GET|0|50|16|0
+hello-c1000|/hello|GET|0|1000|1|0"
+
+if [ "$QUICK" = 1 ]; then
+  : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
+  : "${SCENARIOS:=hello,json,users,echo,health}"
+else
+  : "${ROUNDS:=3}" "${DURATION:=15}"; WARMUP=10
+  : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000}"
+fi
+CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
+if [ -z "$SERVERS" ]; then
+  SERVERS=$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list)
+fi
+JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch)
+
+if ! command -v wrk >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "bench: installing wrk (Debian package)"
+    (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
+  else
+    echo "bench: wrk is required (apt-get install wrk)" >&2; exit 1
+  fi
+fi
+
+# server on core 0, load generator on core 1 (when there are two cores)
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+  PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
+else
+  PIN_SERVER=(); PIN_CLIENT=(); echo "bench: fewer than 2 cores: not pinning (results are less meaningful)"
+fi
+
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+OUT="bench/results/$STAMP"
+mkdir -p "$OUT/raw"
+CSV="$OUT/results.csv"
+echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb" > "$CSV"
+PORT=18080
+STATS_PORT=19080
+SERVER_PID=""
+
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=""
+}
+trap stop_server EXIT INT TERM
+
+stats() { # prints "allocatedBytes cpuNanos"
+  exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && head -n 1 <&3; exec 3<&- 3>&- || true
+}
+
+start_server() {
+  local name="$1"
+  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.brisk.bench.ServerMain "$name" "$PORT" "$STATS_PORT" \
+    > "$OUT/raw/server-$name.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 300); do
+    if grep -q '^ready' "$OUT/raw/server-$name.log" 2>/dev/null; then return 0; fi
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "bench: $name did not start; see $OUT/raw/server-$name.log" >&2
+  return 1
+}
+
+run_wrk() { # scenario-line duration-seconds rawfile
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close
+  IFS='|' read -r name path method body conns pipeline close <<< "$line"
+  local threads=1
+  BENCH_METHOD="$method" BENCH_BODY="$body" BENCH_PIPELINE="$pipeline" BENCH_CLOSE="$close" \
+    "${PIN_CLIENT[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s -s bench/wrk/scenario.lua \
+    "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
+}
+
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB, kernel $(uname -r)"
+  echo "jdk: $("$JAVA" -version 2>&1 | head -n 1)"
+  echo "wrk: $(wrk -v 2>&1 | head -n 1)"
+  echo "jvm flags: ${JVM_FLAGS[*]}"
+  echo "pinning: server '${PIN_SERVER[*]:-none}', client '${PIN_CLIENT[*]:-none}'"
+  echo "rounds: $ROUNDS, duration: ${DURATION}s per scenario, warm-up: ${WARMUP}s per server start"
+  echo "servers: $SERVERS"
+  echo "scenarios: $SCENARIOS"
+  echo "command: ./brisk bench $([ "$QUICK" = 1 ] && echo --quick)"
+} > "$OUT/environment.txt"
+cat "$OUT/environment.txt"
+
+total=0
+for _ in $(seq 1 "$ROUNDS"); do for _ in $(echo "$SERVERS" | tr ',' ' '); do
+  for _ in $(echo "$SCENARIOS" | tr ',' ' '); do total=$((total + 1)); done; done; done
+done_count=0
+for round in $(seq 1 "$ROUNDS"); do
+  for server in $(echo "$SERVERS" | tr ',' ' '); do
+    if ! start_server "$server"; then stop_server; continue; fi
+    # warm-up: every scenario briefly, then the measurements
+    for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
+      line=$(echo "$ALL_SCENARIOS" | grep "^$sc|")
+      run_wrk "$line" "$(( (WARMUP + 1) / 2 ))" /dev/null
+    done
+    for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
+      line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
+      conns=$(echo "$line" | cut -d'|' -f5)
+      raw="$OUT/raw/r$round-$server-$sc.txt"
+      read -r alloc0 cpu0 < <(stats)
+      run_wrk "$line" "$DURATION" "$raw"
+      read -r alloc1 cpu1 < <(stats)
+      rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$SERVER_PID/status" 2>/dev/null || echo 0)
+      requests=$(field requests "$raw"); requests=${requests:-0}
+      dur=$(field duration_us "$raw"); dur=${dur:-1}
+      errs=0
+      for e in connect read write status timeout; do v=$(field "$e" "$raw"); errs=$((errs + ${v:-1})); done
+      valid=$([ "$errs" = 0 ] && [ "$requests" -gt 0 ] && echo yes || echo no)
+      awk -v r="$round" -v s="$server" -v sc="$sc" -v c="$conns" -v ok="$valid" -v n="$requests" -v d="$dur" \
+          -v p50="$(field p50_us "$raw")" -v p99="$(field p99_us "$raw")" -v p999="$(field p999_us "$raw")" \
+          -v a0="${alloc0:-0}" -v a1="${alloc1:-0}" -v c0="${cpu0:-0}" -v c1="${cpu1:-0}" -v rss="$rss_kb" \
+          'BEGIN { n = n + 0; rps = n / (d / 1e6);
+                   printf "%s,%s,%s,%s,%s,%.0f,%d,%.3f,%.3f,%.3f,%.2f,%.0f,%.0f\n", r, s, sc, c, ok, rps, n,
+                     p50 / 1000, p99 / 1000, p999 / 1000, n ? (c1 - c0) / n / 1000 : 0, n ? (a1 - a0) / n : 0, rss / 1024 }' \
+          >> "$CSV"
+      done_count=$((done_count + 1))
+      printf '[%3d/%d] round %d %-22s %-12s %s\n' "$done_count" "$total" "$round" "$server" "$sc" \
+        "$(tail -n 1 "$CSV" | awk -F, '{printf "%8s req/s  p99 %6s ms  %6s us/req  %6s B/req  valid=%s", $6, $9, $11, $12, $5}')"
+    done
+    stop_server
+  done
+done
+
+"$JAVA" -cp "$CP" dev.brisk.bench.Report "$OUT"
+echo "bench: report in $OUT/report.md"

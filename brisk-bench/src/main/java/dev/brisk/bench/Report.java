@@ -1,0 +1,188 @@
+package dev.brisk.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Turns a harness run ({@code results.csv} + {@code environment.txt}) into {@code report.md} and one SVG
+ * bar chart per metric. Medians over rounds, with min–max; ratios against the best peer (the best server
+ * that is not Brisk) in each scenario. Invalid runs (errors, unexpected statuses) are listed, never used.
+ */
+public final class Report {
+    private Report() {
+    }
+
+    /** One measured run. */
+    record Row(int round, String server, String scenario, int connections, boolean valid, double rps,
+               long requests, double p50, double p99, double p999, double cpuUs, double bytes, double rssMb) {
+        static Row parse(String line) {
+            String[] f = line.split(",");
+            return new Row(Integer.parseInt(f[0]), f[1], f[2], Integer.parseInt(f[3]), f[4].equals("yes"),
+                    Double.parseDouble(f[5]), Long.parseLong(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
+                    Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
+                    Double.parseDouble(f[12]));
+        }
+    }
+
+    /** Median, min and max of one metric for one server in one scenario. */
+    record Stat(double median, double min, double max) {
+        static Stat of(List<Row> rows, ToDoubleFunction<Row> metric) {
+            double[] v = rows.stream().mapToDouble(metric).sorted().toArray();
+            if (v.length == 0) {
+                return new Stat(Double.NaN, Double.NaN, Double.NaN);
+            }
+            double med = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+            return new Stat(med, v[0], v[v.length - 1]);
+        }
+    }
+
+    static boolean isBrisk(String server) {
+        return server.startsWith("brisk");
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args[0]);
+        List<Row> rows = new ArrayList<>();
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        for (String line : lines.subList(1, lines.size())) {
+            if (!line.isBlank()) {
+                rows.add(Row.parse(line));
+            }
+        }
+        String env = Files.exists(dir.resolve("environment.txt"))
+                ? Files.readString(dir.resolve("environment.txt")) : "";
+        Files.writeString(dir.resolve("report.md"), render(rows, env, dir), StandardCharsets.UTF_8);
+    }
+
+    static String render(List<Row> rows, String env, Path dir) throws IOException {
+        Set<String> scenarios = new LinkedHashSet<>();
+        Set<String> servers = new LinkedHashSet<>();
+        for (Row r : rows) {
+            scenarios.add(r.scenario());
+            servers.add(r.server());
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("# Benchmark run\n\n```\n").append(env.strip()).append("\n```\n\n");
+        md.append("Requests/second are medians over rounds (min–max in brackets). *vs best peer* divides by the ")
+          .append("median of the fastest server that is not Brisk in that scenario. CPU µs/req is the server ")
+          .append("process's CPU time per request (independent of the client's speed); B/req is heap allocated ")
+          .append("per request by all server threads. `health` is a fast-static route for Brisk and a plain route ")
+          .append("for every peer: compare it only with that in mind.\n\n");
+        Map<String, Map<String, Stat>> rpsByScenario = new LinkedHashMap<>();
+        Map<String, Map<String, Stat>> cpuByScenario = new LinkedHashMap<>();
+        Map<String, Map<String, Stat>> bytesByScenario = new LinkedHashMap<>();
+        Map<String, Map<String, Stat>> p99ByScenario = new LinkedHashMap<>();
+        for (String sc : scenarios) {
+            md.append("## ").append(sc).append(sc.equals("health") ? " (Brisk: fast-static; peers: plain route)" : "")
+              .append("\n\n");
+            md.append("| server | req/s | vs best peer | p50 ms | p99 ms | p99.9 ms | CPU µs/req | B/req | RSS MB |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|\n");
+            Map<String, Stat> rps = new LinkedHashMap<>();
+            Map<String, List<Row>> valid = new LinkedHashMap<>();
+            for (String s : servers) {
+                List<Row> v = rows.stream().filter(r -> r.server().equals(s) && r.scenario().equals(sc) && r.valid()).toList();
+                if (!v.isEmpty()) {
+                    valid.put(s, v);
+                    rps.put(s, Stat.of(v, Row::rps));
+                }
+            }
+            double bestPeer = rps.entrySet().stream().filter(e -> !isBrisk(e.getKey()))
+                    .mapToDouble(e -> e.getValue().median()).max().orElse(Double.NaN);
+            List<String> order = new ArrayList<>(valid.keySet());
+            order.sort(Comparator.comparingDouble((String s) -> rps.get(s).median()).reversed());
+            for (String s : order) {
+                List<Row> v = valid.get(s);
+                Stat r = rps.get(s);
+                md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %,.0f | %.0f |\n",
+                        isBrisk(s) ? "**" + s + "**" : s, r.median(), r.min(), r.max(),
+                        Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", r.median() / bestPeer),
+                        Stat.of(v, Row::p50).median(), Stat.of(v, Row::p99).median(), Stat.of(v, Row::p999).median(),
+                        Stat.of(v, Row::cpuUs).median(), Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
+            }
+            md.append('\n');
+            rpsByScenario.put(sc, rps);
+            cpuByScenario.put(sc, stats(valid, Row::cpuUs));
+            bytesByScenario.put(sc, stats(valid, Row::bytes));
+            p99ByScenario.put(sc, stats(valid, Row::p99));
+        }
+        List<Row> invalid = rows.stream().filter(r -> !r.valid()).toList();
+        if (!invalid.isEmpty()) {
+            md.append("## Invalid runs (errors or unexpected statuses; not counted)\n\n");
+            for (Row r : invalid) {
+                md.append("- round ").append(r.round()).append(' ').append(r.server()).append(' ')
+                  .append(r.scenario()).append(" (raw/r").append(r.round()).append('-').append(r.server())
+                  .append('-').append(r.scenario()).append(".txt)\n");
+            }
+            md.append('\n');
+        }
+        md.append("## Charts\n\n");
+        chart(dir, "rps.svg", "Requests per second (median, higher is better)", rpsByScenario, servers, "%,.0f");
+        chart(dir, "cpu.svg", "Server CPU µs per request (median, lower is better)", cpuByScenario, servers, "%.1f");
+        chart(dir, "bytes.svg", "Bytes allocated per request (median, lower is better)", bytesByScenario, servers, "%,.0f");
+        chart(dir, "p99.svg", "p99 latency ms (median, lower is better)", p99ByScenario, servers, "%.2f");
+        md.append("![req/s](rps.svg)\n\n![CPU per request](cpu.svg)\n\n![bytes per request](bytes.svg)\n\n![p99](p99.svg)\n");
+        return md.toString();
+    }
+
+    private static Map<String, Stat> stats(Map<String, List<Row>> valid, ToDoubleFunction<Row> metric) {
+        Map<String, Stat> m = new LinkedHashMap<>();
+        valid.forEach((s, v) -> m.put(s, Stat.of(v, metric)));
+        return m;
+    }
+
+    /** A horizontal bar chart: one group per scenario, one bar per server. */
+    static void chart(Path dir, String file, String title, Map<String, Map<String, Stat>> data, Set<String> servers,
+                      String format) throws IOException {
+        int barH = 14;
+        int gap = 18;
+        int labelW = 190;
+        int plotW = 520;
+        int rowsCount = data.values().stream().mapToInt(Map::size).sum();
+        int height = 40 + rowsCount * barH + data.size() * (gap + 16) + 10;
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n",
+                labelW + plotW + 90, height));
+        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        svg.append(String.format("<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", escape(title)));
+        int y = 40;
+        for (var e : data.entrySet()) {
+            svg.append(String.format("<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n", y + 12, escape(e.getKey())));
+            y += 16;
+            double max = e.getValue().values().stream().mapToDouble(Stat::median).filter(d -> !Double.isNaN(d)).max().orElse(1);
+            for (String s : servers) {
+                Stat st = e.getValue().get(s);
+                if (st == null || Double.isNaN(st.median())) {
+                    continue;
+                }
+                int w = max <= 0 ? 0 : (int) Math.round(plotW * st.median() / max);
+                String color = isBrisk(s) ? "#d9480f" : "#4c6ef5";
+                svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+                        labelW - 6, y + barH - 3, escape(s)));
+                svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+                        labelW, y + 1, Math.max(w, 1), barH - 2, color));
+                svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>\n",
+                        labelW + w + 4, y + barH - 3, escape(String.format(Locale.ROOT, format, st.median()))));
+                y += barH;
+            }
+            y += gap;
+        }
+        svg.append("</svg>\n");
+        Files.writeString(dir.resolve(file), svg.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

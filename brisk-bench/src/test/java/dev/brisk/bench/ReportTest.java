@@ -1,0 +1,38 @@
+package dev.brisk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+
+    @Test
+    void mediansRatiosInvalidRunsAndCharts(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("results.csv"), """
+                round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb
+                1,brisk-event-loop,hello,50,yes,90000,900000,0.5,1.0,2.0,8.0,300,100
+                2,brisk-event-loop,hello,50,yes,100000,1000000,0.4,0.9,1.9,7.0,300,110
+                3,brisk-event-loop,hello,50,yes,80000,800000,0.6,1.2,2.2,9.0,300,105
+                1,netty,hello,50,yes,50000,500000,0.9,2.0,3.0,15.0,100,120
+                2,netty,hello,50,yes,40000,400000,1.0,2.5,3.5,16.0,100,125
+                3,netty,hello,50,no,1000,10000,9.0,9.0,9.0,99.0,999,130
+                1,undertow,hello,50,yes,45000,450000,1.0,2.0,3.0,14.0,500,140
+                """);
+        Files.writeString(dir.resolve("environment.txt"), "date: test\n");
+        Report.main(new String[] {dir.toString()});
+        String md = Files.readString(dir.resolve("report.md"));
+        // medians: brisk 90,000; netty 45,000 (its invalid round dropped); undertow 45,000: best peer 45,000
+        assertThat(md).contains("| **brisk-event-loop** | 90,000 (80,000–100,000) | 2.00× |");
+        assertThat(md).contains("| netty | 45,000 (40,000–50,000) | 1.00× |");
+        assertThat(md).contains("round 3 netty hello");
+        assertThat(md).doesNotContain("99.0"); // the invalid run's figures are never used
+        for (String chart : new String[] {"rps.svg", "cpu.svg", "bytes.svg", "p99.svg"}) {
+            assertThat(Files.readString(dir.resolve(chart))).startsWith("<svg").contains("brisk-event-loop").contains("netty");
+        }
+        // the fastest server comes first in each table
+        assertThat(md.indexOf("brisk-event-loop**")).isLessThan(md.indexOf("| netty"));
+    }
+}
