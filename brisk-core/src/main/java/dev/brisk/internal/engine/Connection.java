@@ -1,5 +1,6 @@
 package dev.brisk.internal.engine;
 
+import dev.brisk.ClientDisconnectedException;
 import dev.brisk.HttpException;
 import dev.brisk.Method;
 import dev.brisk.ServerOptions;
@@ -424,7 +425,7 @@ final class Connection implements ExchangeOwner {
                 return f.get(1, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 if (closed) {
-                    throw new ExecutionException(new IOException("connection closed"));
+                    throw new ExecutionException(new ClientDisconnectedException("connection closed"));
                 }
             }
         }
@@ -432,7 +433,7 @@ final class Connection implements ExchangeOwner {
 
     private void startDeferredBody(CompletableFuture<byte[]> f, Exchange ex) {
         if (state != HANDLING || !deferred || ex != exchange) {
-            f.completeExceptionally(new UncheckedIOException(new IOException("connection closed")));
+            f.completeExceptionally(new ClientDisconnectedException("connection closed"));
             return;
         }
         bodyWaiter = f;
@@ -813,7 +814,7 @@ final class Connection implements ExchangeOwner {
         CompletableFuture<byte[]> bw = bodyWaiter;
         bodyWaiter = null;
         if (bw != null) {
-            bw.completeExceptionally(new UncheckedIOException(new IOException("connection closed")));
+            bw.completeExceptionally(new ClientDisconnectedException("client closed the connection before the request body arrived"));
         }
         CompletableFuture<Void> ww = writeWaiter;
         writeWaiter = null;

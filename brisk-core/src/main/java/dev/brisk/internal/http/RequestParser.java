@@ -108,10 +108,14 @@ public final class RequestParser {
                 checkPartialLine(b, lineFrom, end);
                 return false;
             }
-            if (lf == lineFrom || b[lf - 1] != '\r') {
+            boolean crlf = lf > lineFrom && b[lf - 1] == '\r';
+            int lineEnd = crlf ? lf - 1 : lf;
+            // limits first, exactly as for an unfinished line, so the answer never depends on how the
+            // bytes arrived
+            checkLineLength(b, lineFrom, lineEnd - lineFrom);
+            if (!crlf) {
                 throw new HttpParseException(400, "Line ends must be CRLF");
             }
-            int lineEnd = lf - 1;
             if (state == REQUEST_LINE) {
                 if (lineEnd == lineFrom) {
                     if (++emptyLines > MAX_LEADING_EMPTY_LINES) {
@@ -145,18 +149,26 @@ public final class RequestParser {
         if (len > 0 && b[end - 1] == '\r') {
             len--; // the CR of a line end whose LF has not arrived yet
         }
+        checkLineLength(b, lineFrom, len);
+    }
+
+    /** A line of {@code len} bytes (without its line end) must fit the request-line or header limit. */
+    private void checkLineLength(byte[] b, int lineFrom, int len) throws HttpParseException {
         if (state == REQUEST_LINE) {
             if (len > maxRequestLine) {
-                throw requestLineTooLong(b, lineFrom, lineFrom + len);
+                throw requestLineTooLong(b, lineFrom);
             }
         } else if (len > 0 && headerBytes + len + 2 > maxHeaderSize) {
             throw new HttpParseException(431, "Request header block is larger than " + maxHeaderSize + " bytes");
         }
     }
 
-    /** 414 when the line has a target (a space after the method), else 400: it is no request line. */
-    private HttpParseException requestLineTooLong(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
+    /**
+     * 414 when the line has a target (a space within its first limit + 1 bytes, the bytes every caller
+     * has), else 400: it is no request line.
+     */
+    private HttpParseException requestLineTooLong(byte[] b, int from) {
+        for (int i = from, to = from + maxRequestLine + 1; i < to; i++) {
             if (b[i] == ' ') {
                 return new HttpParseException(414, "Request target is longer than " + maxRequestLine + " bytes");
             }
@@ -165,9 +177,6 @@ public final class RequestParser {
     }
 
     private void parseRequestLine(byte[] b, int start, int from, int to) throws HttpParseException {
-        if (to - from > maxRequestLine) {
-            throw requestLineTooLong(b, from, to);
-        }
         int i = from;
         while (i < to && Ascii.isTchar(b[i])) {
             i++;

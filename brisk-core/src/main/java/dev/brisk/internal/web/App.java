@@ -1,5 +1,6 @@
 package dev.brisk.internal.web;
 
+import dev.brisk.ClientDisconnectedException;
 import dev.brisk.Dispatch;
 import dev.brisk.ExceptionHandler;
 import dev.brisk.Handler;
@@ -168,6 +169,12 @@ public final class App {
             ex.status(he.status());
             String msg = he.getMessage();
             ex.text(msg == null ? "" : msg);
+            return;
+        }
+        if (t instanceof ClientDisconnectedException) {
+            // the client left: nobody will read an answer, and clients must not be able to fill the logs
+            LOG.log(System.Logger.Level.DEBUG, "client disconnected during " + ex.method() + " " + ex.rawPath());
+            internalError(ex);
             return;
         }
         LOG.log(System.Logger.Level.ERROR, "unhandled exception in " + ex.method() + " "
