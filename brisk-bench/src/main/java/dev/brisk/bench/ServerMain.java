@@ -3,7 +3,10 @@ package dev.brisk.bench;
 import com.sun.management.ThreadMXBean;
 import dev.brisk.Dispatch;
 import dev.brisk.bench.servers.BriskServer;
+import dev.brisk.bench.servers.HelidonServer;
 import dev.brisk.bench.servers.JdkHttpServer;
+import dev.brisk.bench.servers.JettyServer;
+import dev.brisk.bench.servers.UndertowServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -26,7 +29,8 @@ public final class ServerMain {
 
     /** Every server the harness knows, by name. */
     public static List<String> names() {
-        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver");
+        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver",
+                "undertow", "jetty", "helidon");
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -35,6 +39,9 @@ public final class ServerMain {
             case "brisk-virtual-threads" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS);
             case "brisk-worker-pool" -> () -> new BriskServer(Dispatch.WORKER_POOL);
             case "jdk-httpserver" -> JdkHttpServer::new;
+            case "undertow" -> UndertowServer::new;
+            case "jetty" -> JettyServer::new;
+            case "helidon" -> HelidonServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
         };
     }

@@ -1,0 +1,55 @@
+package dev.brisk.bench.servers;
+
+import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.Json;
+import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Helidon 4 SE webserver: {@code HttpRouting} with plain get/post routes, a virtual thread per request
+ * (its default). {@code /json} sends {@link Json#hello()} bytes (the same Jackson 3 work as the other
+ * peers) with the content type set.
+ */
+public final class HelidonServer implements BenchServer {
+    /** Held so the level sticks: keeps Helidon's INFO startup lines (features, "started") off the console. */
+    private static final Logger HELIDON_LOG = Logger.getLogger("io.helidon");
+
+    private WebServer server;
+
+    @Override
+    public void start(int port) {
+        HELIDON_LOG.setLevel(Level.WARNING);
+        server = WebServer.builder()
+                .host("127.0.0.1")
+                .port(port)
+                .shutdownHook(false) // ServerMain closes it
+                .routing(r -> r
+                        .get("/hello", (req, res) -> res.send("Hello, World!"))
+                        .get("/health", (req, res) -> res.send("OK"))
+                        .get("/json", (req, res) -> {
+                            res.headers().contentType(MediaTypes.APPLICATION_JSON);
+                            res.send(Json.hello());
+                        })
+                        .get("/users/{id}", (req, res) -> res.send(req.path().pathParameters().get("id")))
+                        .post("/echo", (req, res) -> {
+                            res.header(HeaderNames.CONTENT_TYPE, req.headers().first(HeaderNames.CONTENT_TYPE)
+                                    .orElse(MediaTypes.APPLICATION_OCTET_STREAM_VALUE));
+                            res.send(req.content().as(byte[].class));
+                        })
+                        .post("/consume", (req, res) -> {
+                            req.content().consume();
+                            res.status(Status.NO_CONTENT_204).send();
+                        }))
+                .build()
+                .start();
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.brisk.bench.servers;
+
+import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.Json;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
+
+/**
+ * Jetty 12 core API (no servlets): one {@link Handler.Abstract} dispatching on the path, run on the
+ * default {@code QueuedThreadPool}. Request bodies are read asynchronously with
+ * {@link Content.Source#asByteBuffer(Content.Source, Promise)} and {@link Content.Source#consumeAll(Content.Source,
+ * Callback)}; every response completes the request's {@link Callback}.
+ */
+public final class JettyServer implements BenchServer {
+    private Server server;
+
+    @Override
+    public void start(int port) throws Exception {
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Routes());
+        server.start();
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+
+    private static final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = Request.getPathInContext(request);
+            String method = request.getMethod();
+            if (HttpMethod.GET.is(method)) {
+                switch (path) {
+                    case "/hello" -> text(response, "Hello, World!", callback);
+                    case "/health" -> text(response, "OK", callback);
+                    case "/json" -> {
+                        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+                        response.write(true, ByteBuffer.wrap(Json.hello()), callback);
+                    }
+                    default -> {
+                        String id = path.startsWith("/users/") ? path.substring("/users/".length()) : "";
+                        if (id.isEmpty() || id.indexOf('/') >= 0) {
+                            return false;
+                        }
+                        text(response, id, callback);
+                    }
+                }
+                return true;
+            }
+            if (HttpMethod.POST.is(method)) {
+                switch (path) {
+                    case "/echo" -> Content.Source.asByteBuffer(request, Promise.from(body -> {
+                        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+                        response.getHeaders().put(HttpHeader.CONTENT_TYPE,
+                                type != null ? type : "application/octet-stream");
+                        response.write(true, body, callback);
+                    }, callback::failed));
+                    case "/consume" -> Content.Source.consumeAll(request, Callback.from(() -> {
+                        response.setStatus(204);
+                        callback.succeeded();
+                    }, callback::failed));
+                    default -> {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            return false;
+        }
+
+        private static void text(Response response, String body, Callback callback) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+            Content.Sink.write(response, true, body, callback);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.brisk.bench.servers;
+
+import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.Json;
+import io.undertow.Handlers;
+import io.undertow.Undertow;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RoutingHandler;
+import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
+import java.nio.ByteBuffer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Undertow 2.3 core: a {@link RoutingHandler} of plain handlers on the XNIO I/O threads (default I/O and
+ * worker thread counts). The GETs answer on the I/O thread; request bodies are read with the
+ * non-blocking {@code receiveFullBytes}, so nothing is dispatched to the worker pool.
+ */
+public final class UndertowServer implements BenchServer {
+    /** Held so the levels stick: keeps the INFO start/stop and XNIO version lines (JBoss logging → JUL) quiet. */
+    private static final Logger UNDERTOW_LOG = Logger.getLogger("io.undertow");
+    private static final Logger XNIO_LOG = Logger.getLogger("org.xnio");
+
+    private Undertow server;
+
+    @Override
+    public void start(int port) {
+        UNDERTOW_LOG.setLevel(Level.WARNING);
+        XNIO_LOG.setLevel(Level.WARNING);
+        RoutingHandler routes = Handlers.routing()
+                .get("/hello", ex -> text(ex, "Hello, World!"))
+                .get("/health", ex -> text(ex, "OK"))
+                .get("/json", ex -> {
+                    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+                    ex.getResponseSender().send(ByteBuffer.wrap(Json.hello()));
+                })
+                .get("/users/{id}", ex -> text(ex,
+                        ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY).getParameters().get("id")))
+                .post("/echo", ex -> ex.getRequestReceiver().receiveFullBytes((e, body) -> {
+                    String type = e.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
+                    e.getResponseHeaders().put(Headers.CONTENT_TYPE,
+                            type != null ? type : "application/octet-stream");
+                    e.getResponseSender().send(ByteBuffer.wrap(body));
+                }))
+                .post("/consume", ex -> ex.getRequestReceiver().receiveFullBytes((e, body) -> {
+                    e.setStatusCode(204);
+                    e.endExchange();
+                }));
+        server = Undertow.builder()
+                .addHttpListener(port, "127.0.0.1")
+                .setHandler(routes)
+                .build();
+        server.start();
+    }
+
+    private static void text(HttpServerExchange ex, String body) {
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain");
+        ex.getResponseSender().send(body);
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+}
