@@ -4,6 +4,9 @@ import com.sun.management.ThreadMXBean;
 import dev.brisk.Dispatch;
 import dev.brisk.bench.servers.BriskServer;
 import dev.brisk.bench.servers.JdkHttpServer;
+import dev.brisk.bench.servers.MicrohttpServer;
+import dev.brisk.bench.servers.NettyServer;
+import dev.brisk.bench.servers.VertxServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -26,7 +29,8 @@ public final class ServerMain {
 
     /** Every server the harness knows, by name. */
     public static List<String> names() {
-        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver");
+        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver",
+                "netty", "vertx", "microhttp");
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -35,6 +39,9 @@ public final class ServerMain {
             case "brisk-virtual-threads" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS);
             case "brisk-worker-pool" -> () -> new BriskServer(Dispatch.WORKER_POOL);
             case "jdk-httpserver" -> JdkHttpServer::new;
+            case "netty" -> NettyServer::new;
+            case "vertx" -> VertxServer::new;
+            case "microhttp" -> MicrohttpServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
         };
     }
