@@ -7,6 +7,9 @@ import dev.brisk.bench.servers.HelidonServer;
 import dev.brisk.bench.servers.JdkHttpServer;
 import dev.brisk.bench.servers.JettyServer;
 import dev.brisk.bench.servers.UndertowServer;
+import dev.brisk.bench.servers.MicrohttpServer;
+import dev.brisk.bench.servers.NettyServer;
+import dev.brisk.bench.servers.VertxServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -30,7 +33,8 @@ public final class ServerMain {
     /** Every server the harness knows, by name. */
     public static List<String> names() {
         return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver",
-                "undertow", "jetty", "helidon");
+                "undertow", "jetty", "helidon",
+                "netty", "vertx", "microhttp");
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -42,6 +46,9 @@ public final class ServerMain {
             case "undertow" -> UndertowServer::new;
             case "jetty" -> JettyServer::new;
             case "helidon" -> HelidonServer::new;
+            case "netty" -> NettyServer::new;
+            case "vertx" -> VertxServer::new;
+            case "microhttp" -> MicrohttpServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
         };
     }

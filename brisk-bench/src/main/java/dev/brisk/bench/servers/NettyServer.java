@@ -1,0 +1,134 @@
+package dev.brisk.bench.servers;
+
+import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.Json;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netty 4.2: {@code HttpServerCodec} + {@code HttpObjectAggregator} + one {@code SimpleChannelInboundHandler}.
+ * Native epoll when available, else NIO; one boss thread, the default worker count (2 × cores).
+ */
+public final class NettyServer implements BenchServer {
+    private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] OK = "OK".getBytes(StandardCharsets.UTF_8);
+    private static final String TEXT = "text/plain";
+    private static final int MAX_BODY = 1024 * 1024;
+
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private Channel channel;
+
+    @Override
+    public void start(int port) throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        boss = new MultiThreadIoEventLoopGroup(1, io);
+        workers = new MultiThreadIoEventLoopGroup(io);
+        channel = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(channelType)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), new Handler());
+                    }
+                })
+                .bind("127.0.0.1", port).sync().channel();
+    }
+
+    private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            String path = new QueryStringDecoder(req.uri()).path();
+            HttpMethod method = req.method();
+            FullHttpResponse res;
+            if (method.equals(HttpMethod.GET) && path.equals("/hello")) {
+                res = response(HttpResponseStatus.OK, TEXT, Unpooled.wrappedBuffer(HELLO));
+            } else if (method.equals(HttpMethod.GET) && path.equals("/json")) {
+                res = response(HttpResponseStatus.OK, "application/json", Unpooled.wrappedBuffer(Json.hello()));
+            } else if (method.equals(HttpMethod.GET) && path.startsWith("/users/") && path.length() > 7
+                    && path.indexOf('/', 7) < 0) {
+                res = response(HttpResponseStatus.OK, TEXT,
+                        Unpooled.copiedBuffer(path.substring(7), StandardCharsets.UTF_8));
+            } else if (method.equals(HttpMethod.POST) && path.equals("/echo")) {
+                String type = req.headers().get(HttpHeaderNames.CONTENT_TYPE, "application/octet-stream");
+                // the aggregated request body is released after this method; the response keeps its own reference
+                res = response(HttpResponseStatus.OK, type, req.content().retainedDuplicate());
+            } else if (method.equals(HttpMethod.POST) && path.equals("/consume")) {
+                // the aggregator has already read the whole body
+                res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NO_CONTENT);
+            } else if (method.equals(HttpMethod.GET) && path.equals("/health")) {
+                res = response(HttpResponseStatus.OK, TEXT, Unpooled.wrappedBuffer(OK));
+            } else {
+                res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND);
+                res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+            }
+
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            if (keepAlive) {
+                if (!req.protocolVersion().isKeepAliveDefault()) {
+                    res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                }
+                ctx.writeAndFlush(res);
+            } else {
+                res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        private static FullHttpResponse response(HttpResponseStatus status, String type, ByteBuf body) {
+            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+            res.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, type)
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+            return res;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        // no quiet period: the harness closes the server only after the load has stopped
+        boss.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        boss.terminationFuture().syncUninterruptibly();
+        workers.terminationFuture().syncUninterruptibly();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.brisk.bench.servers;
+
+import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.Json;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Vert.x 5 with a vertx-web {@link Router}; {@code /json} through Vert.x's own {@link JsonObject}.
+ *
+ * <p>Threads: a server created outside a verticle is served by a single event loop, so, as the Vert.x docs
+ * recommend for scaling a server, the verticle is deployed once per available processor; the instances
+ * share the listening socket and Vert.x spreads connections across them, each on its own event loop from
+ * the default pool (2 × cores). Default {@code VertxOptions} otherwise (NIO transport).
+ */
+public final class VertxServer implements BenchServer {
+    private Vertx vertx;
+
+    @Override
+    public void start(int port) throws Exception {
+        vertx = Vertx.vertx();
+        DeploymentOptions options = new DeploymentOptions().setInstances(Runtime.getRuntime().availableProcessors());
+        vertx.deployVerticle(() -> new HttpVerticle(port), options).await(30, TimeUnit.SECONDS);
+    }
+
+    private static final class HttpVerticle extends VerticleBase {
+        private final int port;
+
+        HttpVerticle(int port) {
+            this.port = port;
+        }
+
+        @Override
+        public Future<?> start() {
+            Router router = Router.router(vertx);
+            BodyHandler body = BodyHandler.create();
+            router.get("/hello").handler(ctx -> ctx.response()
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+                    .end("Hello, World!"));
+            router.get("/json").handler(ctx -> ctx.json(new JsonObject().put("message", Json.MESSAGE)));
+            router.get("/users/:id").handler(ctx -> ctx.response()
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+                    .end(ctx.pathParam("id")));
+            router.post("/echo").handler(body).handler(ctx -> {
+                String type = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
+                ctx.response()
+                        .putHeader(HttpHeaders.CONTENT_TYPE, type != null ? type : "application/octet-stream")
+                        .end(ctx.body().buffer());
+            });
+            router.post("/consume").handler(body).handler(ctx -> ctx.response().setStatusCode(204).end());
+            router.get("/health").handler(ctx -> ctx.response()
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+                    .end("OK"));
+            return vertx.createHttpServer().requestHandler(router).listen(port, "127.0.0.1");
+        }
+    }
+
+    @Override
+    public void close() throws TimeoutException {
+        vertx.close().await(30, TimeUnit.SECONDS);
+    }
+}
