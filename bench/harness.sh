@@ -24,7 +24,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# name|path|method|body bytes|connections|pipeline|close
+# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)
+# hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
+# BENCH_RATE defaults to about half the slowest peer's hello peak measured on this machine.
+RATE="${BENCH_RATE:-15000}"
 ALL_SCENARIOS="hello|/hello|GET|0|50|1|0
 json|/json|GET|0|50|1|0
 users|/users/42?active=true|GET|0|50|1|0
@@ -33,14 +36,15 @@ consume|/consume|POST|1024|50|1|0
 health|/health|GET|0|50|1|0
 churn|/hello|GET|0|50|1|1
 pipelined|/hello|GET|0|50|16|0
-hello-c1000|/hello|GET|0|1000|1|0"
+hello-c1000|/hello|GET|0|1000|1|0
+hello-rate|/hello|GET|0|50|1|0|$RATE"
 
 if [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
-  : "${SCENARIOS:=hello,json,users,echo,health}"
+  : "${SCENARIOS:=hello,json,users,echo,health,hello-rate}"
 else
   : "${ROUNDS:=3}" "${DURATION:=15}"; WARMUP=10
-  : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000}"
+  : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,hello-rate}"
 fi
 CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
 if [ -z "$SERVERS" ]; then
@@ -54,6 +58,15 @@ if ! command -v wrk >/dev/null 2>&1; then
     (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
   else
     echo "bench: wrk is required (apt-get install wrk)" >&2; exit 1
+  fi
+fi
+
+if ! command -v h2load >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "bench: installing h2load (Debian package nghttp2-client)"
+    (apt-get update -qq && apt-get install -y -qq nghttp2-client) >/dev/null
+  else
+    echo "bench: h2load is required for hello-rate (apt-get install nghttp2-client)" >&2; exit 1
   fi
 fi
 
@@ -111,6 +124,35 @@ run_wrk() { # scenario-line duration-seconds rawfile
     "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
 }
 
+# A fixed-rate run: h2load logs every request (start, status, microseconds); this prints the same
+# BENCH line as scenario.lua, counting every non-2xx status and unanswered request as an error.
+run_h2load() { # scenario-line duration-seconds rawfile
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate
+  IFS='|' read -r name path method body conns pipeline close rate <<< "$line"
+  local log per_client=$(( (rate + conns - 1) / conns ))
+  log=$(mktemp)
+  "${PIN_CLIENT[@]}" h2load --h1 -c "$conns" -m 1 --rps "$per_client" -D "$secs" -T 5 \
+    --log-file="$log" "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
+  if [ "$raw" = /dev/null ]; then rm -f "$log"; return; fi
+  local failed
+  failed=$(sed -n 's/^requests:.* \([0-9]*\) failed.*/\1/p' "$raw" | head -n 1)
+  sort -t$'\t' -k3,3n "$log" | awk -F'\t' -v secs="$secs" -v failed="${failed:-0}" '
+    function pct(q,   i) { i = int(n * q) + 1; if (i > n) i = n; return lat[i] }
+    { lat[NR] = $3; if ($2 < 200 || $2 > 299) bad++ }
+    END {
+      n = NR
+      if (n == 0) { print "BENCH requests=0 duration_us=1 connect=1 read=0 write=0 status=0 timeout=0"; exit }
+      printf "BENCH requests=%d duration_us=%d connect=0 read=0 write=0 status=%d timeout=%d p50_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f\n",
+        n, secs * 1e6, bad + 0, failed, pct(0.5), pct(0.99), pct(0.999), lat[n] }' >> "$raw"
+  rm -f "$log"
+}
+
+run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate
+  local rate
+  rate=$(echo "$1" | cut -d'|' -f8)
+  if [ -n "$rate" ] && [ "$rate" != 0 ]; then run_h2load "$@"; else run_wrk "$@"; fi
+}
+
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
 
 {
@@ -118,7 +160,7 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB, kernel $(uname -r)"
   echo "jdk: $("$JAVA" -version 2>&1 | head -n 1)"
-  echo "wrk: $(wrk -v 2>&1 | head -n 1)"
+  echo "wrk: $(wrk -v 2>&1 | head -n 1); h2load: $(h2load --version 2>&1 | head -n 1), fixed rate $RATE req/s"
   echo "jvm flags: ${JVM_FLAGS[*]}"
   echo "pinning: server '${PIN_SERVER[*]:-none}', client '${PIN_CLIENT[*]:-none}'"
   echo "rounds: $ROUNDS, duration: ${DURATION}s per scenario, warm-up: ${WARMUP}s per server start"
@@ -138,14 +180,14 @@ for round in $(seq 1 "$ROUNDS"); do
     # warm-up: every scenario briefly, then the measurements
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|")
-      run_wrk "$line" "$(( (WARMUP + 1) / 2 ))" /dev/null
+      run_scenario "$line" "$(( (WARMUP + 1) / 2 ))" /dev/null
     done
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
       conns=$(echo "$line" | cut -d'|' -f5)
       raw="$OUT/raw/r$round-$server-$sc.txt"
       read -r alloc0 cpu0 < <(stats)
-      run_wrk "$line" "$DURATION" "$raw"
+      run_scenario "$line" "$DURATION" "$raw"
       read -r alloc1 cpu1 < <(stats)
       rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$SERVER_PID/status" 2>/dev/null || echo 0)
       requests=$(field requests "$raw"); requests=${requests:-0}

@@ -84,7 +84,9 @@ public final class Report {
         Map<String, Map<String, Stat>> bytesByScenario = new LinkedHashMap<>();
         Map<String, Map<String, Stat>> p99ByScenario = new LinkedHashMap<>();
         for (String sc : scenarios) {
+            boolean fixedRate = sc.endsWith("-rate");
             md.append("## ").append(sc).append(sc.equals("health") ? " (Brisk: fast-static; peers: plain route)" : "")
+              .append(fixedRate ? " (fixed offered load: *vs best peer* compares p99 latency, lower is better)" : "")
               .append("\n\n");
             md.append("| server | req/s | vs best peer | p50 ms | p99 ms | p99.9 ms | CPU µs/req | B/req | RSS MB |\n");
             md.append("|---|---|---|---|---|---|---|---|---|\n");
@@ -97,16 +99,19 @@ public final class Report {
                     rps.put(s, Stat.of(v, Row::rps));
                 }
             }
-            double bestPeer = rps.entrySet().stream().filter(e -> !isBrisk(e.getKey()))
-                    .mapToDouble(e -> e.getValue().median()).max().orElse(Double.NaN);
+            // open loop: every server gets the same rate, so latency is the result; closed loop: throughput
+            Map<String, Stat> ranked = fixedRate ? stats(valid, Row::p99) : rps;
+            var peers = ranked.entrySet().stream().filter(e -> !isBrisk(e.getKey())).mapToDouble(e -> e.getValue().median());
+            double bestPeer = (fixedRate ? peers.min() : peers.max()).orElse(Double.NaN);
             List<String> order = new ArrayList<>(valid.keySet());
-            order.sort(Comparator.comparingDouble((String s) -> rps.get(s).median()).reversed());
+            Comparator<String> byRank = Comparator.comparingDouble((String s) -> ranked.get(s).median());
+            order.sort(fixedRate ? byRank : byRank.reversed());
             for (String s : order) {
                 List<Row> v = valid.get(s);
                 Stat r = rps.get(s);
                 md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %,.0f | %.0f |\n",
                         isBrisk(s) ? "**" + s + "**" : s, r.median(), r.min(), r.max(),
-                        Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", r.median() / bestPeer),
+                        Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", ranked.get(s).median() / bestPeer),
                         Stat.of(v, Row::p50).median(), Stat.of(v, Row::p99).median(), Stat.of(v, Row::p999).median(),
                         Stat.of(v, Row::cpuUs).median(), Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
             }

@@ -20,6 +20,9 @@ class ReportTest {
                 2,netty,hello,50,yes,40000,400000,1.0,2.5,3.5,16.0,100,125
                 3,netty,hello,50,no,1000,10000,9.0,9.0,9.0,99.0,999,130
                 1,undertow,hello,50,yes,45000,450000,1.0,2.0,3.0,14.0,500,140
+                1,brisk-event-loop,hello-rate,50,yes,15000,75000,0.5,1.5,4.0,13.0,360,100
+                1,jetty,hello-rate,50,yes,15000,75000,1.4,6.0,12.0,66.0,1700,100
+                1,netty,hello-rate,50,yes,15000,75000,0.9,3.0,9.0,20.0,1500,100
                 """);
         Files.writeString(dir.resolve("environment.txt"), "date: test\n");
         Report.main(new String[] {dir.toString()});
@@ -32,6 +35,10 @@ class ReportTest {
         for (String chart : new String[] {"rps.svg", "cpu.svg", "bytes.svg", "p99.svg"}) {
             assertThat(Files.readString(dir.resolve(chart))).startsWith("<svg").contains("brisk-event-loop").contains("netty");
         }
+        // at a fixed rate the ranking is by p99, against the best (lowest) peer p99: netty's 3.0 ms
+        String rate = md.substring(md.indexOf("## hello-rate"));
+        assertThat(rate).contains("| **brisk-event-loop** | 15,000 (15,000–15,000) | 0.50× |");
+        assertThat(rate.indexOf("| netty")).isLessThan(rate.indexOf("| jetty"));
         // the fastest server comes first in each table
         assertThat(md.indexOf("brisk-event-loop**")).isLessThan(md.indexOf("| netty"));
     }
