@@ -48,7 +48,7 @@ else
 fi
 CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
 if [ -z "$SERVERS" ]; then
-  SERVERS=$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list)
+  SERVERS="$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list),nginx"
 fi
 JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch)
 
@@ -85,6 +85,7 @@ echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms
 PORT=18080
 STATS_PORT=19080
 SERVER_PID=""
+CURRENT=""
 
 stop_server() {
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -98,11 +99,62 @@ stop_server() {
 trap stop_server EXIT INT TERM
 
 stats() { # prints "allocatedBytes cpuNanos"
+  if [ "$CURRENT" = nginx ]; then # not a JVM: CPU of master and worker from /proc, no heap
+    local ticks=0 pid
+    for pid in $SERVER_PID $(pgrep -P "$SERVER_PID"); do
+      ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "0 $((ticks * 1000000000 / $(getconf CLK_TCK)))"
+    return
+  fi
   exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && head -n 1 <&3; exec 3<&- 3>&- || true
+}
+
+# nginx: the limit of this machine for fixed answers (one worker, same core), not a peer
+start_nginx() {
+  if ! command -v nginx >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      (apt-get update -qq && apt-get install -y -qq nginx-light || apt-get install -y -qq nginx) >/dev/null 2>&1 || true
+    fi
+    command -v nginx >/dev/null 2>&1 || { echo "bench: nginx not installed; skipping it" >&2; return 1; }
+  fi
+  local dir="$ROOT/$OUT/raw/nginx"
+  mkdir -p "$dir"
+  cat > "$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $dir;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$PORT backlog=1024;
+    default_type text/plain;
+    location = /hello { return 200 "Hello, World!"; }
+    location = /json { default_type application/json; return 200 '{"message":"Hello, World!"}'; }
+    location ~ ^/users/([^/]+)\$ { return 200 \$1; }
+    location = /health { return 200 "OK"; }
+    location = /consume { client_body_buffer_size 64k; return 204; }
+  }
+}
+CONF
+  "${PIN_SERVER[@]}" nginx -c "$dir/nginx.conf" -g 'daemon off;' > "$OUT/raw/server-nginx.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "bench: nginx did not start; see $OUT/raw/server-nginx.log" >&2
+  return 1
 }
 
 start_server() {
   local name="$1"
+  CURRENT="$name"
+  if [ "$name" = nginx ]; then start_nginx; return; fi
   "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.brisk.bench.ServerMain "$name" "$PORT" "$STATS_PORT" \
     > "$OUT/raw/server-$name.log" 2>&1 &
   SERVER_PID=$!
@@ -184,6 +236,8 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
+      # nginx answers only fixed routes; it does not echo bodies
+      if [ "$server" = nginx ] && [ "$sc" = echo ]; then done_count=$((done_count + 1)); continue; fi
       conns=$(echo "$line" | cut -d'|' -f5)
       raw="$OUT/raw/r$round-$server-$sc.txt"
       read -r alloc0 cpu0 < <(stats)

@@ -51,6 +51,15 @@ public final class Report {
         return server.startsWith("brisk");
     }
 
+    /** nginx answering fixed routes: the limit of this machine, shown for reference, never a peer. */
+    static boolean isReference(String server) {
+        return server.equals("nginx");
+    }
+
+    private static String label(String server) {
+        return isBrisk(server) ? "**" + server + "**" : isReference(server) ? server + " *(machine limit, not a peer)*" : server;
+    }
+
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         List<Row> rows = new ArrayList<>();
@@ -101,7 +110,7 @@ public final class Report {
             }
             // open loop: every server gets the same rate, so latency is the result; closed loop: throughput
             Map<String, Stat> ranked = fixedRate ? stats(valid, Row::p99) : rps;
-            var peers = ranked.entrySet().stream().filter(e -> !isBrisk(e.getKey())).mapToDouble(e -> e.getValue().median());
+            var peers = ranked.entrySet().stream().filter(e -> !isBrisk(e.getKey()) && !isReference(e.getKey())).mapToDouble(e -> e.getValue().median());
             double bestPeer = (fixedRate ? peers.min() : peers.max()).orElse(Double.NaN);
             List<String> order = new ArrayList<>(valid.keySet());
             Comparator<String> byRank = Comparator.comparingDouble((String s) -> ranked.get(s).median());
@@ -110,7 +119,7 @@ public final class Report {
                 List<Row> v = valid.get(s);
                 Stat r = rps.get(s);
                 md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %,.0f | %.0f |\n",
-                        isBrisk(s) ? "**" + s + "**" : s, r.median(), r.min(), r.max(),
+                        label(s), r.median(), r.min(), r.max(),
                         Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", ranked.get(s).median() / bestPeer),
                         Stat.of(v, Row::p50).median(), Stat.of(v, Row::p99).median(), Stat.of(v, Row::p999).median(),
                         Stat.of(v, Row::cpuUs).median(), Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
@@ -172,7 +181,7 @@ public final class Report {
                     continue;
                 }
                 int w = max <= 0 ? 0 : (int) Math.round(plotW * st.median() / max);
-                String color = isBrisk(s) ? "#d9480f" : "#4c6ef5";
+                String color = isBrisk(s) ? "#d9480f" : isReference(s) ? "#868e96" : "#4c6ef5";
                 svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
                         labelW - 6, y + barH - 3, escape(s)));
                 svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
