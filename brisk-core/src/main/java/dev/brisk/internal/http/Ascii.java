@@ -8,6 +8,7 @@ public final class Ascii {
     private static final boolean[] TCHAR = new boolean[256];
     private static final boolean[] FIELD_VCHAR = new boolean[256];
     private static final boolean[] TARGET = new boolean[256];
+    private static final boolean[] HOST = new boolean[256];
 
     static {
         for (int c = '0'; c <= '9'; c++) {
@@ -28,6 +29,10 @@ public final class Ascii {
         for (int c = 0x80; c <= 0xff; c++) {
             FIELD_VCHAR[c] = true;
         }
+        for (int c = 0; c < 128; c++) {
+            HOST[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "-._~!$&'()*+,;=%:[]".indexOf(c) >= 0;
+        }
         FIELD_VCHAR[' '] = true;
         FIELD_VCHAR['\t'] = true;
     }
@@ -38,6 +43,11 @@ public final class Ascii {
 
     public static boolean isFieldChar(int b) {
         return FIELD_VCHAR[b & 0xff];
+    }
+
+    /** A byte allowed in a Host value: uri-host (reg-name, IPv4, IP-literal) and port characters. */
+    public static boolean isHostChar(int b) {
+        return HOST[b & 0xff];
     }
 
     public static boolean isTargetChar(int b) {

@@ -372,10 +372,7 @@ public final class RequestParser {
 
     private static void checkHost(byte[] b, int vs, int ve) throws HttpParseException {
         for (int i = vs; i < ve; i++) {
-            int c = b[i];
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "-._~!$&'()*+,;=%:[]".indexOf(c) >= 0;
-            if (!ok) {
+            if (!Ascii.isHostChar(b[i])) {
                 throw new HttpParseException(400, "Malformed Host header");
             }
         }

@@ -76,9 +76,20 @@ public final class ResponseEncoder {
         }
     }
 
+    @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies Latin-1 chars as they are
     private static void putLatin1(ByteBuffer out, String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            out.put((byte) s.charAt(i));
+        int n = s.length();
+        if (n > out.remaining()) {
+            throw new java.nio.BufferOverflowException();
+        }
+        if (out.hasArray()) {
+            // header values were checked to be Latin-1 when set, so the low byte of each char is the byte
+            s.getBytes(0, n, out.array(), out.arrayOffset() + out.position());
+            out.position(out.position() + n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out.put((byte) s.charAt(i));
+            }
         }
     }
 
@@ -95,9 +106,18 @@ public final class ResponseEncoder {
         if (pos > out.limit()) {
             throw new java.nio.BufferOverflowException();
         }
-        for (int i = pos - 1; v > 0; i--) {
-            out.put(i, (byte) ('0' + (v % 10)));
-            v /= 10;
+        if (out.hasArray()) {
+            // straight into the backing array: no per-digit bounds checks (this runs once per response)
+            byte[] a = out.array();
+            for (int i = out.arrayOffset() + pos - 1; v > 0; i--) {
+                a[i] = (byte) ('0' + (v % 10));
+                v /= 10;
+            }
+        } else {
+            for (int i = pos - 1; v > 0; i--) {
+                out.put(i, (byte) ('0' + (v % 10)));
+                v /= 10;
+            }
         }
         out.position(pos);
     }
