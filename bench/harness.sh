@@ -8,6 +8,7 @@ cd "$ROOT"
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
 QUICK=0
+SMOKE=0
 SERVERS=""
 SCENARIOS=""
 ROUNDS=""
@@ -15,6 +16,7 @@ DURATION=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
+    --smoke) SMOKE=1 ;; # for ./brisk test: two servers, one short scenario, checks the pipeline, not timed
     --servers) SERVERS="$2"; shift ;;
     --scenarios) SCENARIOS="$2"; shift ;;
     --rounds) ROUNDS="$2"; shift ;;
@@ -39,7 +41,10 @@ pipelined|/hello|GET|0|50|16|0
 hello-c1000|/hello|GET|0|1000|1|0
 hello-rate|/hello|GET|0|50|1|0|$RATE"
 
-if [ "$QUICK" = 1 ]; then
+if [ "$SMOKE" = 1 ]; then
+  : "${ROUNDS:=1}" "${DURATION:=1}"; WARMUP=1
+  : "${SCENARIOS:=hello}" "${SERVERS:=brisk-event-loop,jdk-httpserver}"
+elif [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
   : "${SCENARIOS:=hello,json,users,echo,health,hello-rate}"
 else
@@ -61,7 +66,7 @@ if ! command -v wrk >/dev/null 2>&1; then
   fi
 fi
 
-if ! command -v h2load >/dev/null 2>&1; then
+if [[ ",$SCENARIOS," == *-rate,* ]] && ! command -v h2load >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "bench: installing h2load (Debian package nghttp2-client)"
     (apt-get update -qq && apt-get install -y -qq nghttp2-client) >/dev/null
@@ -78,7 +83,7 @@ else
 fi
 
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-OUT="bench/results/$STAMP"
+OUT="bench/results/$([ "$SMOKE" = 1 ] && echo smoke-)$STAMP"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb" > "$CSV"
@@ -266,3 +271,11 @@ done
 
 "$JAVA" -cp "$CP" dev.brisk.bench.Report "$OUT"
 echo "bench: report in $OUT/report.md"
+if [ "$SMOKE" = 1 ]; then
+  rows=$(tail -n +2 "$CSV" | wc -l); bad=$(tail -n +2 "$CSV" | awk -F, '$5 != "yes"' | wc -l)
+  expected=$(( $(echo "$SERVERS" | tr ',' '\n' | wc -l) * $(echo "$SCENARIOS" | tr ',' '\n' | wc -l) ))
+  if [ "$rows" != "$expected" ] || [ "$bad" != 0 ] || ! grep -q '^| \*\*brisk' "$OUT/report.md"; then
+    echo "bench smoke: FAILED ($rows of $expected runs, $bad invalid)" >&2; exit 1
+  fi
+  echo "bench smoke: passed ($rows runs, report and charts written)"
+fi
