@@ -7,6 +7,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
+ARGS="$*"
 QUICK=0
 SMOKE=0
 SERVERS=""
@@ -223,7 +224,7 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
   echo "rounds: $ROUNDS, duration: ${DURATION}s per scenario, warm-up: ${WARMUP}s per server start"
   echo "servers: $SERVERS"
   echo "scenarios: $SCENARIOS"
-  echo "command: ./brisk bench $([ "$QUICK" = 1 ] && echo --quick)"
+  echo "command: ./brisk bench $ARGS"
 } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
 
