@@ -310,22 +310,38 @@ public final class RequestParser {
         contentLength = v;
     }
 
+    // the current element of a comma-separated field value, set by nextElement (no allocation)
+    private int elementStart;
+    private int elementEnd;
+
+    /**
+     * Finds the list element starting at {@code i} in a value ending at {@code ve}, trimmed of OWS, into
+     * {@link #elementStart}/{@link #elementEnd}; returns where the next element starts.
+     */
+    private int nextElement(byte[] b, int i, int ve) {
+        int comma = i;
+        while (comma < ve && b[comma] != ',') {
+            comma++;
+        }
+        int s = i;
+        int e = comma;
+        while (s < e && (b[s] == ' ' || b[s] == '\t')) {
+            s++;
+        }
+        while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
+            e--;
+        }
+        elementStart = s;
+        elementEnd = e;
+        return comma + 1;
+    }
+
     private void transferCodings(byte[] b, int vs, int ve) throws HttpParseException {
         transferEncoding = true;
-        int i = vs;
-        while (i <= ve) {
-            int elementEnd = i;
-            while (elementEnd < ve && b[elementEnd] != ',') {
-                elementEnd++;
-            }
-            int s = i;
+        for (int i = vs; i <= ve; ) {
+            i = nextElement(b, i, ve);
+            int s = elementStart;
             int e = elementEnd;
-            while (s < e && (b[s] == ' ' || b[s] == '\t')) {
-                s++;
-            }
-            while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
-                e--;
-            }
             if (e > s) {
                 int nameEnd = s;
                 while (nameEnd < e && Ascii.isTchar(b[nameEnd])) {
@@ -342,31 +358,18 @@ public final class RequestParser {
                 }
                 lastCodingChunked = isChunked;
             }
-            i = elementEnd + 1;
         }
     }
 
     private void connectionTokens(byte[] b, int vs, int ve) {
-        int i = vs;
-        while (i <= ve) {
-            int elementEnd = i;
-            while (elementEnd < ve && b[elementEnd] != ',') {
-                elementEnd++;
-            }
-            int s = i;
-            int e = elementEnd;
-            while (s < e && (b[s] == ' ' || b[s] == '\t')) {
-                s++;
-            }
-            while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
-                e--;
-            }
-            if (Ascii.equalsIgnoreCase(b, s, e - s, "close")) {
+        for (int i = vs; i <= ve; ) {
+            i = nextElement(b, i, ve);
+            int len = elementEnd - elementStart;
+            if (Ascii.equalsIgnoreCase(b, elementStart, len, "close")) {
                 connectionClose = true;
-            } else if (Ascii.equalsIgnoreCase(b, s, e - s, "keep-alive")) {
+            } else if (Ascii.equalsIgnoreCase(b, elementStart, len, "keep-alive")) {
                 connectionKeepAlive = true;
             }
-            i = elementEnd + 1;
         }
     }
 
