@@ -59,6 +59,7 @@ final class Connection implements ExchangeOwner {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ROOT = {'/'};
+    private static final Method[] METHODS = Method.values();
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long LINGER_MAX_BYTES = 1 << 20;
 
@@ -280,21 +281,26 @@ final class Connection implements ExchangeOwner {
         server.app().dispatch(exchange);
     }
 
+    /** The method as one of the {@link Method} names (no allocation), else a new string. */
     private static String methodName(byte[] a, int s, int e) {
-        int len = e - s;
-        if (len == 3 && a[s] == 'G' && a[s + 1] == 'E' && a[s + 2] == 'T') {
-            return "GET";
-        }
-        if (len == 4 && a[s] == 'P' && a[s + 1] == 'O' && a[s + 2] == 'S' && a[s + 3] == 'T') {
-            return "POST";
-        }
-        for (Method m : Method.values()) {
-            String n = m.name();
-            if (n.length() == len && Ascii.latin1(a, s, e).equals(n)) {
-                return n;
+        for (Method m : METHODS) {
+            if (sameAscii(a, s, e, m.name())) {
+                return m.name();
             }
         }
         return Ascii.latin1(a, s, e);
+    }
+
+    private static boolean sameAscii(byte[] a, int s, int e, String name) {
+        if (e - s != name.length()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (a[s + i] != name.charAt(i)) {
+                return false; // methods are case-sensitive
+            }
+        }
+        return true;
     }
 
     private void beginBody() {
@@ -495,7 +501,7 @@ final class Connection implements ExchangeOwner {
 
     private void writeResponse(Exchange ex) {
         if (state == CLOSED || ex != exchange) {
-            closeQuietly(ex.responseStream());
+            Exchange.closeQuietly(ex.responseStream());
             return;
         }
         if (ex.deferredBodyUnread()) {
@@ -514,7 +520,7 @@ final class Connection implements ExchangeOwner {
         byte[] body = ex.responseBody();
         long length;
         if (ResponseEncoder.bodyless(status)) {
-            closeQuietly(stream);
+            Exchange.closeQuietly(stream);
             stream = null;
             body = null;
             length = ResponseEncoder.NO_LENGTH;
@@ -526,7 +532,7 @@ final class Connection implements ExchangeOwner {
                 length = ResponseEncoder.CHUNKED;
             }
             if (headRequest) {
-                closeQuietly(stream);
+                Exchange.closeQuietly(stream);
                 stream = null;
             }
         } else {
@@ -544,7 +550,7 @@ final class Connection implements ExchangeOwner {
                 }
             }
             if (out == null) {
-                closeQuietly(stream);
+                Exchange.closeQuietly(stream);
                 reject(500, "Response headers too large");
                 return;
             }
@@ -570,15 +576,6 @@ final class Connection implements ExchangeOwner {
         }
     }
 
-    private static void closeQuietly(InputStream in) {
-        if (in != null) {
-            try {
-                in.close();
-            } catch (IOException ignored) {
-                // abandoned
-            }
-        }
-    }
 
     /** Writes {@code head} (and {@code body}); runs {@code then} on this loop once all is written. */
     private void send(ByteBuffer head, ByteBuffer body, Runnable then) {

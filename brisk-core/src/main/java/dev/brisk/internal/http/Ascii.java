@@ -76,21 +76,4 @@ public final class Ascii {
     public static String latin1(byte[] b, int from, int to) {
         return new String(b, 0, from, to - from);
     }
-
-    /** Lower-cases ASCII letters of a header name, without locale rules. */
-    public static String lower(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                char[] cs = s.toCharArray();
-                for (int j = i; j < cs.length; j++) {
-                    if (cs[j] >= 'A' && cs[j] <= 'Z') {
-                        cs[j] += 32;
-                    }
-                }
-                return new String(cs);
-            }
-        }
-        return s;
-    }
 }

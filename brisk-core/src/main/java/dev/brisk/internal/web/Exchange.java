@@ -175,7 +175,8 @@ public final class Exchange implements Context {
         responseStream = null;
     }
 
-    static void closeQuietly(InputStream in) {
+    /** Closes a response stream nobody will read, ignoring failures. */
+    public static void closeQuietly(InputStream in) {
         if (in != null) {
             try {
                 in.close();
@@ -446,7 +447,7 @@ public final class Exchange implements Context {
     public Context header(String name, String value) {
         HeaderRules.checkName(name);
         HeaderRules.checkValue(value);
-        if (Ascii.lower(name).equals("content-type")) {
+        if (name.equalsIgnoreCase("Content-Type")) {
             contentType = value;
             return this;
         }

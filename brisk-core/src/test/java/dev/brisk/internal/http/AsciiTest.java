@@ -53,12 +53,4 @@ class AsciiTest {
         assertThat(Ascii.latin1(b, 0, 0)).isEmpty();
     }
 
-    @Test
-    void lowerFoldsAsciiLettersOnly() {
-        String same = "already-lower";
-        assertThat(Ascii.lower(same)).isSameAs(same);
-        assertThat(Ascii.lower("X-Request-ID")).isEqualTo("x-request-id");
-        assertThat(Ascii.lower("\u00c9T\u00c9")).isEqualTo("\u00c9t\u00c9");
-        assertThat(Ascii.lower("TITLE")).isEqualTo("title");
-    }
 }
