@@ -91,6 +91,12 @@ public interface Context {
     /** The remote address as {@code host:port}. */
     String remoteAddress();
 
+    /**
+     * The matched route's template (e.g. {@code /users/{id}}), for logs and metrics where the raw path
+     * would be unbounded; null when no route matched (404, 405).
+     */
+    String routeTemplate();
+
     /** A value stored on this request by middleware, or null. */
     Object attribute(String name);
 

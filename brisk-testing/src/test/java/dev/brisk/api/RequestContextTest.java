@@ -105,6 +105,23 @@ class RequestContextTest {
     // ---- query ------------------------------------------------------------------------------
 
     @Test
+    void routeTemplateNamesTheMatchedRouteNeverTheRawPath() {
+        try (BriskTestServer own = BriskTestServer.start(cfg -> {
+            cfg.after(ctx -> ctx.header("X-Route", String.valueOf(ctx.routeTemplate())));
+            cfg.get("/orders/{id}/lines/{line}", ctx -> ctx.text(ctx.routeTemplate()));
+            cfg.get("/files/*", ctx -> ctx.text(ctx.routeTemplate()));
+            cfg.get("/exact", ctx -> ctx.text(ctx.routeTemplate()));
+        })) {
+            assertThat(own.get("/orders/7/lines/3").body()).isEqualTo("/orders/{id}/lines/{line}");
+            assertThat(own.get("/files/a/b.txt").body()).isEqualTo("/files/*");
+            assertThat(own.get("/exact").body()).isEqualTo("/exact");
+            HttpResponse<String> missing = own.get("/nowhere");
+            assertThat(missing.statusCode()).isEqualTo(404);
+            assertThat(missing.headers().firstValue("X-Route")).hasValue("null");
+        }
+    }
+
+    @Test
     void singleMultiAndDefaultQueryParameters() {
         HttpResponse<String> r = server.get("/query/one?name=brisk&tag=a&tag=b&tag=c");
         assertThat(r.body()).isEqualTo("name=brisk tag=a tags=[a, b, c] missing=null missingList=[]"

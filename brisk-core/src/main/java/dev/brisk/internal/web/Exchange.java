@@ -123,7 +123,7 @@ public final class Exchange implements Context {
         return http11;
     }
 
-    /** The matched route's template, or null (404/405/501). */
+    @Override
     public String routeTemplate() {
         return route == null ? null : route.template();
     }
