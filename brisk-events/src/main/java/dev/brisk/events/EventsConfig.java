@@ -1,0 +1,140 @@
+package dev.brisk.events;
+
+import dev.brisk.ConfigSource;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The event service's settings. Each {@code events} setting {@code x-y} is read from the system
+ * property {@code events.x-y}, else the environment variable {@code EVENTS_X_Y}, else its default;
+ * the servers' own options ({@code BRISK_PORT}, {@code BRISK_METRICS_PORT}, ...) follow Brisk's
+ * {@link ConfigSource} convention.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>Environment</th><th>Default</th><th>Meaning</th></tr>
+ *   <tr><td>EVENTS_PROVIDER_URL</td><td>(required)</td><td>the provider's XML feed</td></tr>
+ *   <tr><td>EVENTS_POLL_INTERVAL</td><td>PT10S</td><td>ISO-8601 duration between polls</td></tr>
+ *   <tr><td>EVENTS_DB_URL</td><td>SQLite under the data dir</td><td>JDBC URL (jdbc:sqlite:... or jdbc:postgresql://...)</td></tr>
+ *   <tr><td>EVENTS_DATA_DIR</td><td>./data</td><td>where the default SQLite file lives</td></tr>
+ *   <tr><td>EVENTS_CONNECT_TIMEOUT</td><td>PT5S</td><td>opening a connection to the provider</td></tr>
+ *   <tr><td>EVENTS_READ_TIMEOUT</td><td>PT30S</td><td>waiting for the head, then for each piece of the body</td></tr>
+ *   <tr><td>EVENTS_MAX_BACKOFF</td><td>PT5M</td><td>longest wait between failing polls</td></tr>
+ *   <tr><td>EVENTS_MAX_FEED_SIZE</td><td>256MiB</td><td>bound on one feed document</td></tr>
+ *   <tr><td>EVENTS_TIME_ZONE</td><td>UTC</td><td>the zone the provider's local times are in</td></tr>
+ *   <tr><td>EVENTS_CACHE_ENTRIES</td><td>1024</td><td>cached /search bodies (0 disables)</td></tr>
+ *   <tr><td>EVENTS_CACHE_SIZE</td><td>64MiB</td><td>bound on cached bytes</td></tr>
+ * </table>
+ */
+public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl, Path dataDir,
+                           Duration connectTimeout, Duration readTimeout, Duration maxBackoff, long maxFeedBytes,
+                           ZoneId zone, int cacheEntries, long cacheBytes, int metricsPort) {
+
+    /** Metrics port value that turns the metrics server off. */
+    public static final int METRICS_OFF = -1;
+
+    /** Reads the process environment and system properties. */
+    public static EventsConfig load() {
+        return from(System.getenv(), System.getProperties(), ConfigSource.load());
+    }
+
+    /** Reads the given maps; {@code brisk} supplies the servers' options (metrics-port). */
+    public static EventsConfig from(Map<String, String> env, Properties sys, ConfigSource brisk) {
+        Reader r = new Reader(env, sys);
+        String provider = r.get("provider-url", null);
+        URI providerUrl = null;
+        if (provider != null) {
+            providerUrl = URI.create(provider);
+            if (providerUrl.getScheme() == null || !providerUrl.getScheme().matches("(?i)https?")) {
+                throw new IllegalArgumentException(r.name("provider-url") + " must be an http(s) URL, got " + provider);
+            }
+        }
+        Path dataDir = Path.of(r.get("data-dir", "./data"));
+        String metrics = brisk.string("metrics-port", "9090").strip();
+        return new EventsConfig(
+                providerUrl,
+                positive(r, "poll-interval", r.duration("poll-interval", "PT10S")),
+                r.get("db-url", null),
+                dataDir,
+                positive(r, "connect-timeout", r.duration("connect-timeout", "PT5S")),
+                positive(r, "read-timeout", r.duration("read-timeout", "PT30S")),
+                positive(r, "max-backoff", r.duration("max-backoff", "PT5M")),
+                size(r.get("max-feed-size", "256MiB")),
+                ZoneId.of(r.get("time-zone", "UTC")),
+                Integer.parseInt(r.get("cache-entries", "1024")),
+                size(r.get("cache-size", "64MiB")),
+                metrics.equalsIgnoreCase("off") ? METRICS_OFF : Integer.parseInt(metrics));
+    }
+
+    /** The JDBC URL to use: the configured one, else SQLite under the data directory. */
+    public String effectiveDbUrl() {
+        return dbUrl != null ? dbUrl : dev.brisk.events.store.EventStore.sqliteUrl(dataDir);
+    }
+
+    public EventsConfig withProviderUrl(URI url) {
+        return new EventsConfig(url, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+    }
+
+    public EventsConfig withDbUrl(String url) {
+        return new EventsConfig(providerUrl, pollInterval, url, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+    }
+
+    public EventsConfig withPollInterval(Duration d) {
+        return new EventsConfig(providerUrl, d, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+    }
+
+    public EventsConfig withTimeouts(Duration connect, Duration read, Duration backoff) {
+        return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connect, read, backoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+    }
+
+    public EventsConfig withMetricsPort(int port) {
+        return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, port);
+    }
+
+    /** A size in Brisk's notation ({@code 512}, {@code 8KiB}, {@code 256MiB}), parsed by ConfigSource's rules. */
+    private static long size(String text) {
+        return ConfigSource.of(Map.of("BRISK_SIZE", text), new Properties(), new Properties()).size("size", 0);
+    }
+
+    private static Duration positive(Reader r, String name, Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(r.name(name) + " must be positive, got " + d);
+        }
+        return d;
+    }
+
+    /** system property events.x-y, else environment EVENTS_X_Y. */
+    private record Reader(Map<String, String> env, Properties sys) {
+        String get(String name, String fallback) {
+            String v = sys.getProperty("events." + name);
+            if (v == null) {
+                v = env.get(name(name));
+            }
+            return v == null || v.isBlank() ? fallback : v.strip();
+        }
+
+        String name(String name) {
+            return "EVENTS_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+        }
+
+        Duration duration(String name, String fallback) {
+            String v = get(name, fallback);
+            try {
+                return Duration.parse(v);
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException(name(name) + " must be an ISO-8601 duration such as PT10S, got " + v);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.brisk.events;
+
+/**
+ * {@code ./brisk events}: the event search service alone, reading {@code EVENTS_PROVIDER_URL} and the
+ * other settings of {@link EventsConfig}. Runs until SIGTERM / Ctrl-C, then stops gracefully.
+ */
+public final class EventsMain {
+    private EventsMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        EventsConfig config;
+        try {
+            config = EventsConfig.load();
+            if (config.providerUrl() == null) {
+                throw new IllegalArgumentException("EVENTS_PROVIDER_URL is not set (e.g. EVENTS_PROVIDER_URL="
+                        + "http://127.0.0.1:8081/feed); ./brisk demo starts a simulated provider for you");
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("brisk events: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        EventsService service = EventsService.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(service::close, "events-shutdown"));
+        printBanner("Brisk event search", service);
+        service.awaitClose();
+    }
+
+    /** Where the service listens and a few URLs to try. */
+    static void printBanner(String title, EventsService service) {
+        String base = "http://localhost:" + service.port();
+        System.out.println(title + " on " + base + " (provider " + service.config().providerUrl()
+                + ", polled every " + service.config().pollInterval() + ")");
+        if (service.metricsPort() > 0) {
+            System.out.println("Metrics: http://localhost:" + service.metricsPort() + "/metrics");
+        }
+        System.out.println("Try:");
+        System.out.println("  curl '" + base + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-02-01T00:00:00Z'");
+        System.out.println("  curl '" + base + "/search?starts_at=2021-06-01T00:00:00'");
+        System.out.println("  curl '" + base + "/search?ends_at=2021-01-15T00:00:00Z'");
+        System.out.println("  curl -i '" + base + "/search?starts_at=not-a-date'");
+        System.out.println("  curl " + base + "/ready");
+        System.out.println("Stop with Ctrl-C.");
+    }
+}

@@ -1,0 +1,93 @@
+package dev.brisk.events;
+
+import dev.brisk.HttpException;
+import dev.brisk.Middleware;
+import dev.brisk.events.poll.PollListener;
+import dev.brisk.events.poll.PollOutcome;
+import dev.brisk.events.search.EventCatalog;
+import dev.brisk.events.search.ResponseCache;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
+
+/**
+ * The service's meters, in a Prometheus registry served on the metrics port. Names (Prometheus form):
+ * {@code http_server_requests_seconds{method,route,status}}, {@code events_poll_seconds{result}},
+ * {@code events_poll_failures_total{reason}}, {@code events_feed_records_total},
+ * {@code events_feed_records_skipped_total}, {@code events_feed_records_not_online_total},
+ * {@code events_stored}, {@code events_poll_last_success_age_seconds},
+ * {@code events_search_cache_total{result="hit"|"miss"}}.
+ */
+public final class EventsMetrics implements PollListener {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Counter records;
+    private final Counter skipped;
+    private final Counter notOnline;
+
+    public EventsMetrics(EventCatalog catalog, ResponseCache cache, Supplier<Instant> lastSuccess) {
+        records = Counter.builder("events.feed.records").description("feed records read").register(registry);
+        skipped = Counter.builder("events.feed.records.skipped").description("bad feed records skipped").register(registry);
+        notOnline = Counter.builder("events.feed.records.not.online")
+                .description("feed records ignored because not sold online").register(registry);
+        Gauge.builder("events.stored", catalog, c -> c.current().size())
+                .description("events stored and searchable").register(registry);
+        Gauge.builder("events.poll.last.success.age", lastSuccess, s -> {
+            Instant t = s.get();
+            return t == null ? Double.NaN : Duration.between(t, Instant.now()).toMillis() / 1000.0;
+        }).baseUnit("seconds").description("seconds since the last successful poll (NaN before the first)").register(registry);
+        FunctionCounter.builder("events.search.cache", cache, ResponseCache::hits).tag("result", "hit").register(registry);
+        FunctionCounter.builder("events.search.cache", cache, ResponseCache::misses).tag("result", "miss").register(registry);
+    }
+
+    /** Records every request by method, route template (never the raw path) and status. */
+    public Middleware requests() {
+        return next -> ctx -> {
+            long t0 = System.nanoTime();
+            int status = 500;
+            try {
+                next.handle(ctx);
+                status = ctx.status();
+            } catch (HttpException e) {
+                status = e.status();
+                throw e;
+            } finally {
+                String route = ctx.routeTemplate();
+                Timer.builder("http.server.requests")
+                        .tag("method", ctx.method())
+                        .tag("route", route == null ? "unmatched" : route)
+                        .tag("status", Integer.toString(status))
+                        .publishPercentileHistogram()
+                        .register(registry)
+                        .record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+        };
+    }
+
+    @Override
+    public void polled(PollOutcome o) {
+        Timer.builder("events.poll").tag("result", o.result().name().toLowerCase(java.util.Locale.ROOT))
+                .description("polls of the provider by result").register(registry)
+                .record(o.nanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        if (!o.ok()) {
+            Counter.builder("events.poll.failures").tag("reason", o.reason()).register(registry).increment();
+        }
+        records.increment(o.records());
+        skipped.increment(o.skipped());
+        notOnline.increment(o.notOnline());
+    }
+
+    /** The Prometheus text exposition. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.brisk.events;
+
+import dev.brisk.Brisk;
+import dev.brisk.BriskConfig;
+import dev.brisk.ConfigSource;
+import dev.brisk.Dispatch;
+import dev.brisk.HttpException;
+import dev.brisk.StaticResponse;
+import dev.brisk.events.feed.FeedParser;
+import dev.brisk.events.poll.FeedPoller;
+import dev.brisk.events.search.EventCatalog;
+import dev.brisk.events.search.EventIndex;
+import dev.brisk.events.search.ResponseCache;
+import dev.brisk.events.search.SearchJson;
+import dev.brisk.events.search.SearchQuery;
+import dev.brisk.events.store.EventStore;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
+ * the search API on the main port and Prometheus metrics on the metrics port.
+ *
+ * <p>Routes: {@code GET /search?starts_at=&ends_at=}, {@code GET /health} (live),
+ * {@code GET /ready} (200 once the stored events are loaded and until shutdown begins, else 503).
+ */
+public final class EventsService implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(EventsService.class.getName());
+    private static final String JSON = "application/json";
+
+    private final EventsConfig config;
+    private final EventStore store;
+    private final EventCatalog catalog = new EventCatalog();
+    private final ResponseCache cache;
+    private final FeedPoller poller;
+    private final EventsMetrics metrics;
+    private final Brisk http;
+    private final Brisk metricsHttp;
+    private volatile boolean stopping;
+
+    private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions) {
+        if (config.providerUrl() == null) {
+            throw new IllegalArgumentException("EVENTS_PROVIDER_URL is not set: the provider's feed URL is required");
+        }
+        this.config = config;
+        this.cache = new ResponseCache(config.cacheEntries(), config.cacheBytes());
+        this.store = EventStore.open(config.effectiveDbUrl());
+        FeedPoller p = null;
+        Brisk main = null;
+        Brisk side = null;
+        try {
+            p = new FeedPoller(new FeedPoller.Options(config.providerUrl(), config.pollInterval(),
+                    config.connectTimeout(), config.readTimeout(), config.maxBackoff()),
+                    new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> metrics().polled(outcome));
+            this.poller = p;
+            this.metrics = new EventsMetrics(catalog, cache, poller::lastSuccess);
+            main = Brisk.create(cfg -> {
+                serverOptions.accept(cfg);
+                routes(cfg);
+            }).start();
+            this.http = main;
+            if (config.metricsPort() != EventsConfig.METRICS_OFF) {
+                String host = main.options().host();
+                side = Brisk.create(cfg -> {
+                    // its own port and limits: scraping never competes with the main port
+                    cfg.configSource(ConfigSource.empty()).host(host).port(config.metricsPort());
+                    cfg.get("/metrics", ctx -> ctx.text(metrics.scrape())
+                            .contentType("text/plain; version=0.0.4; charset=utf-8"));
+                }).start();
+            }
+            this.metricsHttp = side;
+            long t0 = System.nanoTime();
+            List<Event> stored = store.loadAll();
+            catalog.load(stored);
+            LOG.log(System.Logger.Level.INFO, "loaded {0} stored events from {1} in {2} ms",
+                    stored.size(), store.describe(), (System.nanoTime() - t0) / 1_000_000);
+            poller.start();
+        } catch (RuntimeException e) {
+            closeAll(p, main, side);
+            throw e;
+        }
+    }
+
+    /** Starts the service: opens the store, loads it, serves, and starts polling. */
+    public static EventsService start(EventsConfig config) {
+        return new EventsService(config, cfg -> { });
+    }
+
+    /** As {@link #start(EventsConfig)}, with extra server options (port, host, config source) for the main port. */
+    public static EventsService start(EventsConfig config, Consumer<BriskConfig> serverOptions) {
+        return new EventsService(config, serverOptions);
+    }
+
+    private EventsMetrics metrics() {
+        return metrics;
+    }
+
+    private void routes(BriskConfig cfg) {
+        cfg.use(metrics.requests());
+        cfg.fastGet("/health", StaticResponse.json("{\"status\":\"up\"}"));
+        cfg.get("/ready", ctx -> {
+            boolean ready = catalog.loaded() && !stopping;
+            ctx.status(ready ? 200 : 503).contentType(JSON)
+                    .bytes(ready ? "{\"status\":\"ready\"}".getBytes() : "{\"status\":\"not ready\"}".getBytes());
+        }).dispatch(Dispatch.EVENT_LOOP);
+        // pure memory and bounded work: answered on the I/O thread, no hand-off
+        cfg.get("/search", ctx -> {
+            SearchQuery q = SearchQuery.parse(ctx.queryParamMap(), config.zone());
+            EventIndex index = catalog.current();
+            ctx.contentType(JSON).bytes(cache.get(index.version(), q, () -> index.searchJson(q.from(), q.to())));
+        }).dispatch(Dispatch.EVENT_LOOP);
+        cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
+        cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));
+        cfg.exception(Exception.class, (e, ctx) -> {
+            LOG.log(System.Logger.Level.ERROR, "unexpected failure in " + ctx.method() + " " + ctx.path(), e);
+            error(ctx, 500, "internal_error", "internal server error");
+        });
+        cfg.error(404, ctx -> error(ctx, 404, "not_found", "no such resource: " + ctx.path()));
+    }
+
+    private static void error(dev.brisk.Context ctx, int status, String code, String message) {
+        ctx.status(status).contentType(JSON).bytes(SearchJson.error(code, message));
+    }
+
+    private static String code(int status) {
+        return switch (status) {
+            case 400 -> "bad_request";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 413 -> "payload_too_large";
+            case 503 -> "unavailable";
+            default -> status >= 500 ? "internal_error" : "client_error";
+        };
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    /** The metrics server's port, or -1 when it is off. */
+    public int metricsPort() {
+        return metricsHttp == null ? -1 : metricsHttp.port();
+    }
+
+    public EventCatalog catalog() {
+        return catalog;
+    }
+
+    public FeedPoller poller() {
+        return poller;
+    }
+
+    public EventsMetrics metricsRegistry() {
+        return metrics;
+    }
+
+    public ResponseCache cache() {
+        return cache;
+    }
+
+    public EventsConfig config() {
+        return config;
+    }
+
+    /** Blocks until the main server is closed. */
+    public void awaitClose() throws InterruptedException {
+        http.awaitClose();
+    }
+
+    /**
+     * Graceful stop: readiness turns false first (a load balancer stops sending), polling stops
+     * (an in-flight transaction commits or rolls back whole), then the servers drain and the store closes.
+     */
+    @Override
+    public void close() {
+        stopping = true;
+        closeAll(poller, http, metricsHttp);
+    }
+
+    private void closeAll(FeedPoller p, Brisk main, Brisk side) {
+        stopping = true;
+        if (p != null) {
+            p.close();
+        }
+        if (main != null) {
+            main.close();
+        }
+        if (side != null) {
+            side.close();
+        }
+        store.close();
+    }
+}

@@ -1,0 +1,248 @@
+package dev.brisk.events.poll;
+
+import dev.brisk.events.Event;
+import dev.brisk.events.feed.FeedFormatException;
+import dev.brisk.events.feed.FeedParser;
+import dev.brisk.events.feed.FeedResult;
+import dev.brisk.events.search.EventCatalog;
+import dev.brisk.events.store.EventStore;
+import dev.brisk.events.store.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Polls the provider in the background, never on a request path: fetch the feed (conditionally, with
+ * the last good ETag / Last-Modified), parse it whole, store the events that changed in one
+ * transaction, then publish a new snapshot to readers. Any failure leaves the store and the snapshot
+ * as they were and backs off exponentially with jitter.
+ *
+ * <p>Timeouts: connecting ({@code connectTimeout}), waiting for the response head and then for each
+ * piece of the body ({@code readTimeout}, an inactivity bound).
+ */
+public final class FeedPoller implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(FeedPoller.class.getName());
+
+    /**
+     * Poller settings.
+     *
+     * @param url            the provider's feed
+     * @param interval       time between polls while they succeed
+     * @param connectTimeout bound on opening a connection
+     * @param readTimeout    bound on waiting for the head, and for each piece of the body
+     * @param maxBackoff     the longest wait after repeated failures
+     */
+    public record Options(URI url, Duration interval, Duration connectTimeout, Duration readTimeout, Duration maxBackoff) {
+    }
+
+    private final Options options;
+    private final FeedParser parser;
+    private final EventStore store;
+    private final EventCatalog catalog;
+    private final PollListener listener;
+    private final HttpClient client;
+    private final Backoff backoff;
+    private final ScheduledExecutorService watchdog;
+    private volatile boolean running;
+    private Thread thread;
+    private String etag;
+    private String lastModified;
+    private volatile Instant lastSuccess;
+    private int failuresInARow;
+
+    public FeedPoller(Options options, FeedParser parser, EventStore store, EventCatalog catalog, PollListener listener) {
+        this.options = options;
+        this.parser = parser;
+        this.store = store;
+        this.catalog = catalog;
+        this.listener = listener;
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(options.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
+        this.backoff = new Backoff(options.interval(), options.maxBackoff(), ThreadLocalRandom.current());
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "events-poll-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts polling on a background thread, the first poll at once. */
+    public synchronized FeedPoller start() {
+        if (thread == null) {
+            running = true;
+            thread = new Thread(this::loop, "events-poller");
+            thread.setDaemon(true);
+            thread.start();
+        }
+        return this;
+    }
+
+    /** When the last poll succeeded (a feed stored or a 304), or null. */
+    public Instant lastSuccess() {
+        return lastSuccess;
+    }
+
+    /**
+     * One poll, on the calling thread: fetch, parse, store, publish. Never throws: failures are
+     * logged and returned.
+     */
+    public PollOutcome pollOnce() {
+        long t0 = System.nanoTime();
+        PollOutcome outcome;
+        try {
+            outcome = fetchAndApply(t0);
+        } catch (HttpTimeoutException e) {
+            outcome = PollOutcome.failed("timeout", e.getMessage(), System.nanoTime() - t0);
+        } catch (IOException e) {
+            outcome = PollOutcome.failed("io", describe(e), System.nanoTime() - t0);
+        } catch (FeedFormatException e) {
+            outcome = PollOutcome.failed("malformed", e.getMessage(), System.nanoTime() - t0);
+        } catch (StoreException e) {
+            outcome = PollOutcome.failed("database", e.getMessage(), System.nanoTime() - t0);
+        } catch (InterruptedException e) {
+            if (running) {
+                Thread.interrupted(); // a read-timeout interrupt, not a stop request
+            } else {
+                Thread.currentThread().interrupt();
+            }
+            outcome = PollOutcome.failed("interrupted", "interrupted", System.nanoTime() - t0);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "poll failed unexpectedly", e);
+            outcome = PollOutcome.failed("unexpected", e.toString(), System.nanoTime() - t0);
+        }
+        if (outcome.ok()) {
+            lastSuccess = Instant.now();
+            failuresInARow = 0;
+        } else {
+            failuresInARow++;
+            LOG.log(System.Logger.Level.WARNING, "poll of {0} failed ({1} in a row): {2}: {3}",
+                    options.url(), failuresInARow, outcome.reason(), outcome.error());
+        }
+        if (running) {
+            Thread.interrupted(); // a late read-timeout interrupt must not cut the next wait short
+            if (!running) {
+                Thread.currentThread().interrupt(); // ...but a stop request must survive
+            }
+        }
+        try {
+            listener.polled(outcome);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "poll listener failed", e);
+        }
+        return outcome;
+    }
+
+    private PollOutcome fetchAndApply(long t0) throws IOException, InterruptedException, FeedFormatException {
+        HttpRequest.Builder req = HttpRequest.newBuilder(options.url())
+                .timeout(options.readTimeout())
+                .header("Accept", "application/xml, text/xml")
+                .header("Accept-Encoding", "gzip");
+        if (etag != null) {
+            req.header("If-None-Match", etag);
+        }
+        if (lastModified != null) {
+            req.header("If-Modified-Since", lastModified);
+        }
+        HttpResponse<InputStream> response = client.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+        int status = response.statusCode();
+        if (status == 304) {
+            response.body().close();
+            return new PollOutcome(PollOutcome.Result.NOT_MODIFIED, 0, 0, 0, 0, System.nanoTime() - t0, null, null);
+        }
+        if (status != 200) {
+            response.body().close();
+            return PollOutcome.failed("status", "provider answered " + status, System.nanoTime() - t0);
+        }
+        FeedResult feed;
+        IdleTimeoutInputStream body = new IdleTimeoutInputStream(response.body(),
+                options.readTimeout().toNanos(), Thread.currentThread());
+        long check = Math.max(10, options.readTimeout().toMillis() / 4);
+        ScheduledFuture<?> timer = watchdog.scheduleAtFixedRate(body::expired, check, check, TimeUnit.MILLISECONDS);
+        try (InputStream in = decoded(body, response)) {
+            feed = parser.parse(in);
+        } catch (FeedFormatException | IOException e) {
+            // a body read-timeout surfaces from the parser as a cut document; say what it was
+            if (body.expired()) {
+                throw new HttpTimeoutException("no data from the provider for " + options.readTimeout().toMillis() + " ms");
+            }
+            throw e;
+        } finally {
+            timer.cancel(false);
+        }
+        List<Event> changed = catalog.current().changes(feed.events());
+        store.upsert(changed, Instant.now());
+        catalog.publish(changed);
+        // remembered only once the feed is stored: a 304 must never skip a feed we failed to keep
+        etag = response.headers().firstValue("ETag").orElse(null);
+        lastModified = response.headers().firstValue("Last-Modified").orElse(null);
+        return new PollOutcome(changed.isEmpty() ? PollOutcome.Result.UNCHANGED : PollOutcome.Result.UPDATED,
+                feed.records(), feed.skipped(), feed.notOnline(), changed.size(), System.nanoTime() - t0, null, null);
+    }
+
+    private static InputStream decoded(InputStream body, HttpResponse<?> response) throws IOException {
+        String encoding = response.headers().firstValue("Content-Encoding").orElse("identity").strip();
+        if (encoding.equalsIgnoreCase("gzip")) {
+            return new GZIPInputStream(body, 64 * 1024);
+        }
+        if (!encoding.equalsIgnoreCase("identity")) {
+            body.close();
+            throw new IOException("unsupported Content-Encoding: " + encoding);
+        }
+        return body;
+    }
+
+    private static String describe(IOException e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m != null ? ": " + m : "");
+    }
+
+    private void loop() {
+        while (running) {
+            pollOnce();
+            Duration wait = backoff.delay(failuresInARow);
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                if (!running) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Stops polling; an in-flight poll is interrupted (its transaction, if any, commits or rolls back whole). */
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            running = false;
+            t = thread;
+            thread = null;
+        }
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        watchdog.shutdownNow();
+        client.close();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.brisk.events.poll;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+
+/**
+ * A response body that fails once no byte has arrived for the read timeout: a provider that sends
+ * headers and then stalls (or trickles slower than it) cannot hold a poll forever. The watchdog
+ * ({@link #expired}) is checked by a timer; on expiry the reading thread is interrupted and the
+ * stream closed, which unblocks the read.
+ */
+final class IdleTimeoutInputStream extends FilterInputStream {
+    private final long timeoutNanos;
+    private final Thread reader;
+    private volatile long lastProgress = System.nanoTime();
+    private volatile boolean timedOut;
+
+    IdleTimeoutInputStream(InputStream in, long timeoutNanos, Thread reader) {
+        super(in);
+        this.timeoutNanos = timeoutNanos;
+        this.reader = reader;
+    }
+
+    @Override
+    public int read() throws IOException {
+        try {
+            int b = super.read();
+            progressed();
+            return b;
+        } catch (IOException e) {
+            throw timedOut ? timeout(e) : e;
+        }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        try {
+            int n = super.read(b, off, len);
+            progressed();
+            return n;
+        } catch (IOException e) {
+            throw timedOut ? timeout(e) : e;
+        }
+    }
+
+    /** Called by the timer: true (and the read aborted) when the stream has been idle too long. */
+    boolean expired() {
+        if (!timedOut && System.nanoTime() - lastProgress > timeoutNanos) {
+            timedOut = true;
+            reader.interrupt();
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // closing is only to unblock the reader
+            }
+        }
+        return timedOut;
+    }
+
+    private void progressed() throws IOException {
+        if (timedOut) {
+            throw timeout(null);
+        }
+        lastProgress = System.nanoTime();
+    }
+
+    private IOException timeout(IOException cause) {
+        IOException e = new InterruptedIOException("no data from the provider for " + timeoutNanos / 1_000_000 + " ms");
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.brisk.events.poll;
+
+/**
+ * What one poll did.
+ *
+ * @param result   how it ended
+ * @param records  feed records read (0 unless the feed was parsed)
+ * @param skipped  bad records skipped
+ * @param notOnline records ignored because they were not sold online
+ * @param changed  events inserted or updated in the store
+ * @param nanos    wall time of the whole poll
+ * @param reason   a short, bounded failure kind for metrics ({@code timeout}, {@code io}, {@code status},
+ *                 {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
+ * @param error    why it failed, in words, or null
+ */
+public record PollOutcome(Result result, int records, int skipped, int notOnline, int changed, long nanos,
+                          String reason, String error) {
+    /** How a poll ended. */
+    public enum Result {
+        /** The feed was read and changed events were stored and published. */
+        UPDATED,
+        /** The feed was read; nothing in it differs from what is stored. */
+        UNCHANGED,
+        /** The provider answered 304: nothing changed since the last good feed. */
+        NOT_MODIFIED,
+        /** Connection, timeout, status, malformed document or database failure: nothing changed. */
+        FAILED
+    }
+
+    public boolean ok() {
+        return result != Result.FAILED;
+    }
+
+    static PollOutcome failed(String reason, String error, long nanos) {
+        return new PollOutcome(Result.FAILED, 0, 0, 0, 0, nanos, reason, error);
+    }
+}

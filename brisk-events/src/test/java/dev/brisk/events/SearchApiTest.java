@@ -1,0 +1,164 @@
+package dev.brisk.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.events.store.EventStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The HTTP API over real sockets: exact JSON, range boundaries, 400s. The service starts on a store
+ * that already holds the events and a provider that is down, so every answer comes from the database.
+ */
+class SearchApiTest {
+    @TempDir
+    static Path dir;
+
+    private static final Event A = Event.of("291", "291", "Camela en concierto",
+            LocalDateTime.parse("2021-06-30T21:00:00"), LocalDateTime.parse("2021-06-30T22:00:00"), 15, 30);
+    private static final Event B = Event.of("322", "1642", "Pantomima Full",
+            LocalDateTime.parse("2021-02-10T20:00:00"), LocalDateTime.parse("2021-02-10T21:30:00"), 55, 55);
+    private static final Event C = Event.of("1591", "1642", "Los Morancos",
+            LocalDateTime.parse("2021-07-31T20:00:00"), LocalDateTime.parse("2021-07-31T21:00:00"), 65, 75);
+
+    private static EventsService service;
+    private static HttpClient client;
+
+    @BeforeAll
+    static void start() {
+        EventsConfig config = TestServices.config(URI.create("http://127.0.0.1:1/feed"), dir, Duration.ofSeconds(30));
+        try (EventStore store = EventStore.open(config.effectiveDbUrl())) {
+            store.upsert(List.of(A, B, C), Instant.now());
+        }
+        service = TestServices.start(config);
+        client = HttpClient.newHttpClient();
+    }
+
+    @AfterAll
+    static void stop() {
+        service.close();
+        client.close();
+    }
+
+    private static HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String json(Event... events) {
+        StringBuilder sb = new StringBuilder("{\"data\":{\"events\":[");
+        for (int i = 0; i < events.length; i++) {
+            Event e = events[i];
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append("{\"id\":\"").append(e.id()).append("\",\"title\":\"").append(e.title())
+                    .append("\",\"start_date\":\"").append(e.start().toLocalDate())
+                    .append("\",\"start_time\":\"").append(e.start().toLocalTime()).append(":00")
+                    .append("\",\"end_date\":\"").append(e.end().toLocalDate())
+                    .append("\",\"end_time\":\"").append(e.end().toLocalTime()).append(":00")
+                    .append("\",\"min_price\":").append(e.minPrice()).append(",\"max_price\":").append(e.maxPrice())
+                    .append('}');
+        }
+        return sb.append("]},\"error\":null}").toString();
+    }
+
+    @Test
+    void searchAnswersTheExactShapeSortedByStart() throws Exception {
+        HttpResponse<String> r = get("/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-12-31T23:59:59Z");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).isEqualTo(json(B, A, C));
+        assertThat(get("/search").body()).isEqualTo(json(B, A, C));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        // starts_at is inclusive on start, ends_at inclusive on end
+        "starts_at=2021-06-30T21:00:00&ends_at=2021-06-30T22:00:00 | A",
+        "starts_at=2021-06-30T21:00:01&ends_at=2021-06-30T22:00:00 | ",
+        "starts_at=2021-06-30T21:00:00&ends_at=2021-06-30T21:59:59 | ",
+        "starts_at=2021-06-30T21:00:00Z | A,C",
+        "starts_at=2021-06-30T23:00:00%2B02:00 | A,C",
+        "starts_at=2021-06-30T23:00:01%2B02:00 | C",
+        "starts_at=2021-06-30T23:00:00+02:00 | A,C",
+        "ends_at=2021-02-10T21:30:00 | B",
+        "ends_at=2021-02-10T21:29:59.999 | ",
+        "starts_at=2021-02-10T20:00:00.000000001 | A,C",
+        "starts_at=2022-01-01T00:00:00 | ",
+        "starts_at=2021-02-10T20:00:00&ends_at=2021-02-10T20:00:00 | ",
+        "other=ignored | B,A,C"})
+    void rangeBoundaries(String query, String expected) throws Exception {
+        List<Event> want = expected == null ? List.of()
+                : java.util.Arrays.stream(expected.split(",")).map(n -> switch (n) {
+                    case "A" -> A;
+                    case "B" -> B;
+                    default -> C;
+                }).toList();
+        HttpResponse<String> r = get("/search?" + query);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(json(want.toArray(Event[]::new)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "starts_at=not-a-date | starts_at 'not-a-date' is not an ISO-8601 date-time",
+        "ends_at=2021-09-31T10:00:00 | ends_at '2021-09-31T10:00:00' is not an ISO-8601 date-time",
+        "starts_at=2021-02-01 | starts_at '2021-02-01' is not an ISO-8601 date-time",
+        "starts_at= | starts_at is empty",
+        "starts_at=2021-03-01T00:00:00&ends_at=2021-02-01T00:00:00 | starts_at (2021-03-01T00:00) is after ends_at (2021-02-01T00:00)",
+        "starts_at=2021-01-01T00:00:00&starts_at=2021-01-02T00:00:00 | starts_at is given 2 times"})
+    void badParametersAre400WithTheErrorShape(String query, String message) throws Exception {
+        HttpResponse<String> r = get("/search?" + query);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).startsWith("{\"error\":{\"code\":\"invalid_parameter\",\"message\":\"" + message)
+                .endsWith("\"},\"data\":null}");
+    }
+
+    @Test
+    void unknownPathsAndMethodsKeepTheErrorShape() throws Exception {
+        HttpResponse<String> r = get("/nothing-here");
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).isEqualTo("{\"error\":{\"code\":\"not_found\",\"message\":\"no such resource: /nothing-here\"},\"data\":null}");
+        HttpResponse<String> post = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + service.port() + "/search")).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("Allow")).hasValueSatisfying(v -> assertThat(v).contains("GET"));
+    }
+
+    @Test
+    void healthReadyAndMetrics() throws Exception {
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+        HttpResponse<String> ready = get("/ready");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).isEqualTo("{\"status\":\"ready\"}");
+        get("/search?starts_at=2021-01-01T00:00:00");
+        get("/search?starts_at=2021-01-01T00:00:00");
+        get("/search?starts_at=bad");
+        HttpResponse<String> metrics = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + service.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body())
+                .contains("http_server_requests_seconds_count{method=\"GET\",route=\"/search\",status=\"200\"}")
+                .contains("http_server_requests_seconds_count{method=\"GET\",route=\"/search\",status=\"400\"}")
+                .contains("events_stored 3.0")
+                .contains("events_search_cache_total{result=\"hit\"}")
+                .contains("events_poll_failures_total{reason=\"io\"}")
+                .doesNotContain("route=\"/search?");
+    }
+}

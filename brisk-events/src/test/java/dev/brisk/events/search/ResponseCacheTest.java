@@ -1,0 +1,53 @@
+package dev.brisk.events.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.LocalDateTime;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ResponseCacheTest {
+    private static SearchQuery q(int day) {
+        return new SearchQuery(LocalDateTime.of(2021, 1, day, 0, 0), null);
+    }
+
+    @Test
+    void hitsUntilTheVersionChanges() {
+        ResponseCache cache = new ResponseCache(10, 1 << 20);
+        AtomicInteger renders = new AtomicInteger();
+        byte[] first = cache.get(1, q(1), () -> new byte[] {(byte) renders.incrementAndGet()});
+        byte[] again = cache.get(1, q(1), () -> new byte[] {(byte) renders.incrementAndGet()});
+        assertThat(again).isSameAs(first);
+        assertThat(cache.hits()).isEqualTo(1);
+        assertThat(cache.misses()).isEqualTo(1);
+
+        byte[] next = cache.get(2, q(1), () -> new byte[] {(byte) renders.incrementAndGet()});
+        assertThat(next[0]).isEqualTo((byte) 2);
+        // a reader still holding version 1 is answered but never caches into version 2
+        cache.get(1, q(2), () -> new byte[] {9});
+        assertThat(cache.size()).isEqualTo(1);
+        assertThat(cache.get(2, q(2), () -> new byte[] {7})[0]).isEqualTo((byte) 7);
+    }
+
+    @Test
+    void boundedByEntriesAndBytes() {
+        ResponseCache byCount = new ResponseCache(3, 1 << 20);
+        for (int d = 1; d <= 20; d++) {
+            byCount.get(1, q(d), () -> new byte[10]);
+        }
+        assertThat(byCount.size()).isLessThanOrEqualTo(3);
+
+        ResponseCache byBytes = new ResponseCache(100, 250);
+        for (int d = 1; d <= 20; d++) {
+            byBytes.get(1, q(d), () -> new byte[100]);
+        }
+        assertThat(byBytes.size()).isLessThanOrEqualTo(2);
+        byBytes.get(1, q(25), () -> new byte[1000]); // larger than the whole budget: served, not cached
+        assertThat(byBytes.size()).isLessThanOrEqualTo(2);
+
+        ResponseCache off = new ResponseCache(0, 0);
+        off.get(1, q(1), () -> new byte[1]);
+        assertThat(off.size()).isZero();
+        assertThat(off.misses()).isEqualTo(1);
+    }
+}
