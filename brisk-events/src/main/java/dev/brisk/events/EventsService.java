@@ -38,7 +38,7 @@ public final class EventsService implements AutoCloseable {
     private final Brisk metricsHttp;
     private volatile boolean stopping;
 
-    private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions) {
+    private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions, boolean poll) {
         if (config.providerUrl() == null) {
             throw new IllegalArgumentException("EVENTS_PROVIDER_URL is not set: the provider's feed URL is required");
         }
@@ -74,7 +74,9 @@ public final class EventsService implements AutoCloseable {
             catalog.load(stored);
             LOG.log(System.Logger.Level.INFO, "loaded {0} stored events from {1} in {2} ms",
                     stored.size(), store.describe(), (System.nanoTime() - t0) / 1_000_000);
-            poller.start();
+            if (poll) {
+                poller.start();
+            }
         } catch (RuntimeException e) {
             closeAll(p, main, side);
             throw e;
@@ -83,12 +85,20 @@ public final class EventsService implements AutoCloseable {
 
     /** Starts the service: opens the store, loads it, serves, and starts polling. */
     public static EventsService start(EventsConfig config) {
-        return new EventsService(config, cfg -> { });
+        return new EventsService(config, cfg -> { }, true);
     }
 
     /** As {@link #start(EventsConfig)}, with extra server options (port, host, config source) for the main port. */
     public static EventsService start(EventsConfig config, Consumer<BriskConfig> serverOptions) {
-        return new EventsService(config, serverOptions);
+        return new EventsService(config, serverOptions, true);
+    }
+
+    /**
+     * As {@link #start(EventsConfig, Consumer)}, but no background polling: polls happen only when
+     * {@code poller().pollOnce()} is called (tests, tools that drive the poll themselves).
+     */
+    public static EventsService startWithoutPolling(EventsConfig config, Consumer<BriskConfig> serverOptions) {
+        return new EventsService(config, serverOptions, false);
     }
 
     private EventsMetrics metrics() {

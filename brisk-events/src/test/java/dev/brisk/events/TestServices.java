@@ -23,8 +23,14 @@ public final class TestServices {
                 .withMetricsPort(0);
     }
 
-    /** Starts the service on ephemeral ports. */
+    /** Starts the service on ephemeral ports, polling in the background. */
     public static EventsService start(EventsConfig config) {
         return EventsService.start(config, cfg -> cfg.configSource(ConfigSource.empty()).host("127.0.0.1").port(0));
+    }
+
+    /** Starts the service on ephemeral ports; it polls only when the test calls pollOnce(). */
+    public static EventsService startDriven(EventsConfig config) {
+        return EventsService.startWithoutPolling(config,
+                cfg -> cfg.configSource(ConfigSource.empty()).host("127.0.0.1").port(0));
     }
 }

@@ -7,7 +7,7 @@ import dev.brisk.jackson.JacksonJsonCodec;
 import java.util.Map;
 
 /**
- * The example app: the demo until the event service exists, and the routes the benchmarks use.
+ * The example app: the routes the benchmarks use ({@code ./brisk example}).
  *
  * <ul>
  *   <li>{@code GET /health} fast-static {@code OK}</li>
@@ -40,11 +40,10 @@ public final class ExampleApp {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        boolean demo = args.length > 0 && args[0].equals("--demo");
         Brisk app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
         String host = app.options().host().equals("0.0.0.0") ? "localhost" : app.options().host();
         String base = "http://" + host + ":" + app.port();
-        System.out.println((demo ? "Brisk demo" : "Brisk example app") + " listening on " + base
+        System.out.println("Brisk example app" + " listening on " + base
                 + " (" + app.options().ioThreads() + " I/O threads, dispatch " + app.options().dispatch() + ")");
         System.out.println("Try:");
         System.out.println("  curl " + base + "/hello");

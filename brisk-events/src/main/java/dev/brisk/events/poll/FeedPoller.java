@@ -62,6 +62,8 @@ public final class FeedPoller implements AutoCloseable {
     private String lastModified;
     private volatile Instant lastSuccess;
     private int failuresInARow;
+    // its own lock, not the monitor: close() must be able to interrupt a poll in progress
+    private final java.util.concurrent.locks.ReentrantLock pollLock = new java.util.concurrent.locks.ReentrantLock();
 
     public FeedPoller(Options options, FeedParser parser, EventStore store, EventCatalog catalog, PollListener listener) {
         this.options = options;
@@ -99,9 +101,18 @@ public final class FeedPoller implements AutoCloseable {
 
     /**
      * One poll, on the calling thread: fetch, parse, store, publish. Never throws: failures are
-     * logged and returned.
+     * logged and returned. Polls never overlap: a second caller waits for the first.
      */
     public PollOutcome pollOnce() {
+        pollLock.lock();
+        try {
+            return pollLocked();
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    private PollOutcome pollLocked() {
         long t0 = System.nanoTime();
         PollOutcome outcome;
         try {
@@ -128,6 +139,11 @@ public final class FeedPoller implements AutoCloseable {
         if (outcome.ok()) {
             lastSuccess = Instant.now();
             failuresInARow = 0;
+            if (outcome.result() == PollOutcome.Result.UPDATED) {
+                LOG.log(System.Logger.Level.INFO, "poll stored {0} changed events ({1} records, {2} skipped, {3} not online) in {4} ms; {5} searchable",
+                        outcome.changed(), outcome.records(), outcome.skipped(), outcome.notOnline(),
+                        outcome.nanos() / 1_000_000, catalog.current().size());
+            }
         } else {
             failuresInARow++;
             LOG.log(System.Logger.Level.WARNING, "poll of {0} failed ({1} in a row): {2}: {3}",

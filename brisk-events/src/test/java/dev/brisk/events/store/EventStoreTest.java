@@ -23,13 +23,14 @@ class EventStoreTest {
 
     private static final LocalDateTime T = LocalDateTime.parse("2021-06-30T21:00:00");
 
-    static List<String> databases() {
+    static List<org.junit.jupiter.api.Named<String>> databases() {
         return StoreDatabases.urls(dir);
     }
 
     @ParameterizedTest
     @MethodSource("databases")
-    void upsertInsertsUpdatesAndSurvivesReopening(String url) {
+    void upsertInsertsUpdatesAndSurvivesReopening(String param) {
+        String url = StoreDatabases.url(param);
         Event a = Event.of("1", "1", "A", T, T.plusHours(1), 10, 20);
         Event b = Event.of("2", "1", "B", T.plusDays(1), T.plusDays(1).plusHours(2), 5.5, 5.5);
         try (EventStore store = EventStore.open(url)) {
@@ -47,7 +48,8 @@ class EventStoreTest {
 
     @ParameterizedTest
     @MethodSource("databases")
-    void aFailedUpsertStoresNothingOfIt(String url) throws Exception {
+    void aFailedUpsertStoresNothingOfIt(String param) throws Exception {
+        String url = StoreDatabases.url(param);
         Event before = Event.of("0", "0", "stored before", T, T, 1, 1);
         try (EventStore store = EventStore.open(url)) {
             store.upsert(List.of(before), Instant.now());
@@ -78,7 +80,8 @@ class EventStoreTest {
 
     @ParameterizedTest
     @MethodSource("databases")
-    void schemaIsVersionedAndMigratesOnce(String url) throws Exception {
+    void schemaIsVersionedAndMigratesOnce(String param) throws Exception {
+        String url = StoreDatabases.url(param);
         EventStore.open(url).close();
         EventStore.open(url).close();
         try (var c = DriverManager.getConnection(url); Statement s = c.createStatement();

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The demo as a user runs it: its own JVM, the port from {@code BRISK_PORT}, curl as the client, and
+ * The example app as a user runs it: its own JVM, the port from {@code BRISK_PORT}, curl as the client, and
  * SIGTERM to stop it.
  */
-class DemoProcessTest {
+class ExampleProcessTest {
     private Process demo;
     private int port;
 
@@ -32,7 +32,7 @@ class DemoProcessTest {
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.brisk.examples.ExampleApp", "--demo");
+                "dev.brisk.examples.ExampleApp");
         pb.environment().put("BRISK_PORT", Integer.toString(port));
         pb.environment().put("BRISK_HOST", "127.0.0.1");
         pb.redirectErrorStream(true);
@@ -84,7 +84,7 @@ class DemoProcessTest {
     }
 
     @Test
-    void curlAgainstTheDemoThenSigterm() throws Exception {
+    void curlAgainstTheExampleAppThenSigterm() throws Exception {
         assumeTrue(hasCurl(), "curl is not installed");
         String base = "http://127.0.0.1:" + port;
         assertThat(curl(base + "/hello")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\nHello, World!");

@@ -1,0 +1,57 @@
+package dev.brisk.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./brisk demo} as a user runs it: simulator and service in their own JVM, ports from the
+ * environment, searches answered once the first poll lands, metrics served, SIGTERM stops it.
+ */
+class DemoProcessTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void demoServesSearchesAndMetricsThenStopsOnSigterm() throws Exception {
+        int port = ChildJvm.freePort();
+        int simPort = ChildJvm.freePort();
+        int metricsPort = ChildJvm.freePort();
+        try (ChildJvm demo = new ChildJvm(DemoMain.class.getName(), Map.of(
+                "BRISK_PORT", Integer.toString(port),
+                "SIM_PORT", Integer.toString(simPort),
+                "BRISK_METRICS_PORT", Integer.toString(metricsPort),
+                "EVENTS_DATA_DIR", dir.toString(),
+                "EVENTS_POLL_INTERVAL", "PT0.2S",
+                "SIM_FAILURE_RATE", "0",
+                "SIM_LATENCY", "PT0S"));
+             HttpClient client = HttpClient.newHttpClient()) {
+            demo.await(l -> l.contains("Brisk event search demo on http://localhost:" + port), 60);
+            String body = "";
+            for (int i = 0; i < 100 && !body.contains("\"id\""); i++) {
+                Thread.sleep(100);
+                body = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-03-01T00:00:00Z")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+            }
+            assertThat(body).startsWith("{\"data\":{\"events\":[{\"id\":\"").endsWith("]},\"error\":null}");
+            HttpResponse<String> metrics = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.body()).contains("events_stored").contains("events_poll_seconds_count{result=\"updated\"}");
+            HttpResponse<String> feed = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + simPort + "/feed")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(feed.body()).contains("<planList");
+
+            demo.process().destroy(); // SIGTERM
+            assertThat(demo.process().waitFor(20, TimeUnit.SECONDS)).as("stopped after SIGTERM:\n%s", demo.output()).isTrue();
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.brisk.events.poll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.events.Event;
+import dev.brisk.events.feed.FeedParser;
+import dev.brisk.events.search.EventCatalog;
+import dev.brisk.events.store.EventStore;
+import dev.brisk.testing.BriskTestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One poll at a time against a scripted provider over real HTTP, with a real SQLite store. */
+class FeedPollerTest {
+    private static final String FEED = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <planList version="1.0"><output>
+              <base_plan base_plan_id="291" sell_mode="online" title="Camela en concierto">
+                <plan plan_start_date="2021-06-30T21:00:00" plan_end_date="2021-06-30T22:00:00" plan_id="291"
+                      sell_from="2020-07-01T00:00:00" sell_to="2021-06-30T20:00:00" sold_out="false">
+                  <zone zone_id="40" capacity="243" price="20.00" name="Platea" numbered="true"/>
+                  <zone zone_id="38" capacity="100" price="15.00" name="Grada 2" numbered="false"/>
+                  <zone zone_id="30" capacity="90" price="30.00" name="A28" numbered="true"/>
+                </plan>
+              </base_plan>
+              <base_plan base_plan_id="444" sell_mode="offline" title="Tributo a Juanito Valderrama">
+                <plan plan_start_date="2021-09-31T20:00:00" plan_end_date="2021-09-31T21:00:00" plan_id="1642"
+                      sell_from="2021-02-10T00:00:00" sell_to="2021-09-31T19:50:00" sold_out="false">
+                  <zone zone_id="7" capacity="22" price="65.00" name="Amfiteatre" numbered="false"/>
+                </plan>
+              </base_plan>
+            </output></planList>
+            """;
+    private static final Event CAMELA = Event.of("291", "291", "Camela en concierto",
+            LocalDateTime.parse("2021-06-30T21:00:00"), LocalDateTime.parse("2021-06-30T22:00:00"), 15, 30);
+
+    @TempDir
+    Path dir;
+
+    private final AtomicReference<Script> script = new AtomicReference<>(Script.OK);
+    private final List<String> ifNoneMatch = new CopyOnWriteArrayList<>();
+    private BriskTestServer provider;
+    private EventStore store;
+    private EventCatalog catalog;
+    private FeedPoller poller;
+
+    enum Script { OK, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+
+    @BeforeEach
+    void start() {
+        provider = BriskTestServer.start(cfg -> cfg.get("/feed", ctx -> {
+            String inm = ctx.header("If-None-Match");
+            if (inm != null) {
+                ifNoneMatch.add(inm);
+            }
+            switch (script.get()) {
+                case OK -> {
+                    if ("\"v1\"".equals(inm)) {
+                        ctx.status(304);
+                        return;
+                    }
+                    ctx.header("ETag", "\"v1\"").contentType("application/xml").text(FEED);
+                }
+                case GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").bytes(gzip(FEED));
+                case ERROR_500 -> ctx.status(500).text("provider broke");
+                case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
+                case TRUNCATED -> ctx.contentType("application/xml").text(FEED.substring(0, FEED.length() / 2));
+                case STALL_BODY -> ctx.contentType("application/xml").stream(new InputStream() {
+                    private boolean sent;
+
+                    @Override
+                    public int read() {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        if (!sent) { // the head and a first piece of the body go out at once...
+                            sent = true;
+                            byte[] start = FEED.substring(0, 100).getBytes(StandardCharsets.UTF_8);
+                            System.arraycopy(start, 0, b, off, start.length);
+                            return start.length;
+                        }
+                        try { // ...then nothing, far longer than the read timeout
+                            Thread.sleep(10_000);
+                        } catch (InterruptedException e) {
+                            throw new IOException(e);
+                        }
+                        return -1;
+                    }
+                });
+            }
+        }));
+        store = EventStore.open("jdbc:sqlite:" + dir.resolve("p.db"));
+        catalog = new EventCatalog();
+        catalog.load(store.loadAll());
+        poller = new FeedPoller(new FeedPoller.Options(provider.uri("/feed"), Duration.ofSeconds(10),
+                Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(20)),
+                new FeedParser(), store, catalog, PollListener.NONE);
+    }
+
+    @AfterEach
+    void stop() {
+        poller.close();
+        store.close();
+        provider.close();
+    }
+
+    private static byte[] gzip(String s) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(s.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void storesOnlineEventsThenAsksConditionally() {
+        PollOutcome first = poller.pollOnce();
+        assertThat(first.result()).isEqualTo(PollOutcome.Result.UPDATED);
+        assertThat(first.records()).isEqualTo(2);
+        assertThat(first.notOnline()).isEqualTo(1);
+        assertThat(first.changed()).isEqualTo(1);
+        assertThat(store.loadAll()).containsExactly(CAMELA);
+        assertThat(catalog.current().search(null, null)).containsExactly(CAMELA);
+        long version = catalog.current().version();
+
+        PollOutcome second = poller.pollOnce();
+        assertThat(second.result()).isEqualTo(PollOutcome.Result.NOT_MODIFIED);
+        assertThat(ifNoneMatch).containsExactly("\"v1\"");
+        assertThat(catalog.current().version()).isEqualTo(version);
+        assertThat(poller.lastSuccess()).isNotNull();
+    }
+
+    @Test
+    void gzipFeedsAreRead() {
+        script.set(Script.GZIP);
+        assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UPDATED);
+        assertThat(store.loadAll()).containsExactly(CAMELA);
+        // the same feed again: read, nothing to store
+        assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UNCHANGED);
+    }
+
+    @Test
+    void failuresChangeNothing() {
+        assertThat(poller.pollOnce().ok()).isTrue();
+        long version = catalog.current().version();
+        for (Script bad : List.of(Script.ERROR_500, Script.GARBAGE, Script.TRUNCATED)) {
+            script.set(bad);
+            PollOutcome o = poller.pollOnce();
+            assertThat(o.result()).as(bad.name()).isEqualTo(PollOutcome.Result.FAILED);
+            assertThat(o.reason()).as(bad.name()).isEqualTo(bad == Script.ERROR_500 ? "status" : "malformed");
+            assertThat(catalog.current().version()).isEqualTo(version);
+            assertThat(store.loadAll()).containsExactly(CAMELA);
+        }
+    }
+
+    @Test
+    void aStalledBodyTimesOut() {
+        script.set(Script.STALL_BODY);
+        long t0 = System.nanoTime();
+        PollOutcome o = poller.pollOnce();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(o.reason()).isEqualTo("timeout");
+        assertThat(ms).isLessThan(5_000);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        // the next poll works normally
+        script.set(Script.OK);
+        assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UPDATED);
+    }
+
+    @Test
+    void unreachableProviderIsAnIoFailure() {
+        FeedPoller dead = new FeedPoller(new FeedPoller.Options(URI.create("http://127.0.0.1:1/feed"), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(2)), new FeedParser(), store, catalog,
+                PollListener.NONE);
+        try {
+            PollOutcome o = dead.pollOnce();
+            assertThat(o.reason()).isEqualTo("io");
+            assertThat(o.error()).contains("ConnectException");
+        } finally {
+            dead.close();
+        }
+    }
+}
