@@ -1,0 +1,261 @@
+package dev.brisk.events.feed;
+
+import static dev.brisk.events.feed.FeedParserTest.fixtureBytes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Documents that must yield nothing: not well-formed, unknown, too large, or with a DOCTYPE. */
+class FeedRejectionTest {
+    private final FeedParser parser = new FeedParser(1 << 20, new FeedParserTest.RecordingLogger());
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "",
+            "   \n",
+            "garbage",
+            "{\"planList\": []}",
+            "<planList><output>",
+            "<planList><output></planList>",
+            "<planList></eventList>",
+            "<planList/><planList/>",
+            "<planList/>trailing",
+            "<planList><output><base_plan base_plan_id=\"1\" base_plan_id=\"2\"/></output></planList>",
+            "<planList><output><base_plan title=\"a & b\"/></output></planList>",
+            "<planList><output><base_plan title=\"&nbsp;\"/></output></planList>",
+            "<planList>\u0001</planList>",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+    })
+    void notWellFormed(String xml) {
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not well-formed XML: ");
+    }
+
+    @Test
+    void invalidUtf8() {
+        byte[] xml = "<planList><output><base_plan title=\"?\"/></output></planList>".getBytes(StandardCharsets.UTF_8);
+        xml[new String(xml, StandardCharsets.US_ASCII).indexOf('?')] = (byte) 0xC3; // a lead byte before '"'
+        assertThatThrownBy(() -> parser.parse(xml)).isInstanceOf(FeedFormatException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"<rss><channel/></rss>", "<plans/>", "<output><base_plan/></output>",
+            "<PlanList/>", "<p:other xmlns:p=\"urn:x\"/>"})
+    void unknownRoot(String xml) {
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("unknown feed root element <'")
+                .hasMessageContaining("expected <planList> or <eventList>");
+    }
+
+    /**
+     * A truncated download must never pass for a shorter feed: every cut before the root's end throws.
+     * Every offset of the smallest fixture, every 7th and the last 40 of the others (test time).
+     */
+    @Test
+    void everyTruncationThrows() throws Exception {
+        for (String name : new String[] {"event-list.xml", "plan-list.xml", "bad-records.xml"}) {
+            byte[] full = fixtureBytes(name);
+            String text = new String(full, StandardCharsets.UTF_8);
+            String rootEnd = name.startsWith("event") ? "</eventList>" : "</planList>";
+            int complete = text.lastIndexOf(rootEnd) + rootEnd.length(); // the fixtures are ASCII
+            int stride = name.startsWith("event") ? 1 : 7;
+            for (int cut = 0; cut < full.length; cut += cut >= complete - 40 ? 1 : stride) {
+                byte[] prefix = Arrays.copyOf(full, cut);
+                if (cut < complete) {
+                    assertThat(catchThrowable(() -> parser.parse(prefix))).as("%s cut at %d", name, cut)
+                            .isInstanceOf(FeedFormatException.class);
+                } else {
+                    assertThat(parser.parse(prefix).events()).as("%s cut at %d", name, cut).isNotEmpty();
+                }
+            }
+        }
+    }
+
+    /** Random bytes and random corruptions of a fixture either parse or throw FeedFormatException. */
+    @Test
+    void garbageOnlyEverThrowsFeedFormatException() throws Exception {
+        Random random = new Random(42);
+        byte[] fixture = fixtureBytes("plan-list.xml");
+        for (int i = 0; i < 600; i++) {
+            byte[] input;
+            if (i % 2 == 0) {
+                input = new byte[random.nextInt(200)];
+                random.nextBytes(input);
+            } else {
+                input = fixture.clone();
+                for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+                    input[random.nextInt(input.length)] = (byte) random.nextInt(256);
+                }
+            }
+            try {
+                parser.parse(input);
+            } catch (FeedFormatException expected) {
+                // fine: the other outcome
+            }
+        }
+    }
+
+    @Test
+    void sizeBoundIsEnforcedWhileStreaming() throws Exception {
+        byte[] xml = fixtureBytes("plan-list.xml");
+
+        assertThat(new FeedParser(xml.length).parse(xml).events()).hasSize(4);
+        assertThatThrownBy(() -> new FeedParser(xml.length - 1).parse(xml))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed is larger than " + (xml.length - 1) + " bytes");
+        assertThatThrownBy(() -> new FeedParser(100).parse(xml))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed is larger than 100 bytes");
+    }
+
+    @Test
+    void anEndlessFeedIsCutOffAtTheBound() {
+        InputStream endless = new InputStream() {
+            private final byte[] head = "<planList><output>".getBytes(StandardCharsets.US_ASCII);
+            private long position;
+
+            @Override
+            public int read() {
+                return position < head.length ? head[(int) position++] : (position++ % 2 == 0 ? ' ' : '\n');
+            }
+        };
+
+        assertThatThrownBy(() -> new FeedParser(64 * 1024).parse(endless))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed is larger than 65536 bytes");
+    }
+
+    @Test
+    void aFailingStreamIsReportedAsSuch() {
+        InputStream failing = new InputStream() {
+            private int left = 30;
+
+            @Override
+            public int read() throws IOException {
+                if (left == 0) {
+                    throw new IOException("connection reset");
+                }
+                left--;
+                return ' ';
+            }
+        };
+
+        assertThatThrownBy(() -> parser.parse(failing))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessageContaining("could not be read")
+                .hasMessageContaining("connection reset");
+    }
+
+    @Test
+    void deepNestingIsRefused() {
+        String xml = "<planList>" + "<x>".repeat(100) + "</x>".repeat(100) + "</planList>";
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessageContaining("maxElementDepth");
+    }
+
+    @Test
+    void tooManyAttributesAreRefused() {
+        StringBuilder attributes = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            attributes.append(" a").append(i).append("=\"1\"");
+        }
+        String xml = "<planList><output><base_plan" + attributes + "/></output></planList>";
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessageContaining("elementAttributeLimit");
+    }
+
+    // --- DOCTYPE: refused in every form, before anything in it is used ---
+
+    @Test
+    void anyDoctypeIsRefused() {
+        String xml = "<?xml version=\"1.0\"?><!DOCTYPE planList><planList/>";
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed has a DOCTYPE: not accepted");
+    }
+
+    @Test
+    void billionLaughsIsRefusedQuickly() {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<!DOCTYPE planList [\n")
+                .append(" <!ENTITY lol0 \"lol\">\n");
+        for (int i = 1; i <= 9; i++) {
+            String previous = "&lol" + (i - 1) + ";";
+            xml.append(" <!ENTITY lol").append(i).append(" \"").append(previous.repeat(10)).append("\">\n");
+        }
+        xml.append("]>\n<planList><output><base_plan base_plan_id=\"1\" sell_mode=\"online\" title=\"&lol9;\">")
+                .append("<plan plan_id=\"1\" plan_start_date=\"2021-01-01T00:00:00\" plan_end_date=\"2021-01-01T00:00:00\">")
+                .append("<zone price=\"1\"/></plan></base_plan></output></planList>");
+
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () ->
+                assertThatThrownBy(() -> parser.parse(xml.toString().getBytes(StandardCharsets.UTF_8)))
+                        .isInstanceOf(FeedFormatException.class)
+                        .hasMessage("feed has a DOCTYPE: not accepted"));
+    }
+
+    @Test
+    void externalEntityIsNeverRead(@TempDir Path dir) throws Exception {
+        Path secret = dir.resolve("secret.txt");
+        Files.writeString(secret, "TOP-SECRET-MARKER");
+        String xml = "<?xml version=\"1.0\"?><!DOCTYPE planList [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>"
+                + "<planList><output><base_plan base_plan_id=\"1\" sell_mode=\"online\" title=\"t\">"
+                + "<plan plan_id=\"&x;\" plan_start_date=\"2021-01-01T00:00:00\" plan_end_date=\"2021-01-01T00:00:00\">"
+                + "<zone price=\"1\"/></plan></base_plan></output></planList>";
+
+        Throwable thrown = catchThrowable(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(thrown).isInstanceOf(FeedFormatException.class).hasMessage("feed has a DOCTYPE: not accepted");
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            assertThat(String.valueOf(t.getMessage())).doesNotContain("TOP-SECRET-MARKER");
+        }
+    }
+
+    @Test
+    void passwdXxeIsRefused() {
+        String xml = "<!DOCTYPE planList [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><planList>&x;</planList>";
+        assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed has a DOCTYPE: not accepted");
+    }
+
+    /** Neither an external DTD nor an external parameter entity is fetched: nothing connects to the server. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "<!DOCTYPE planList SYSTEM \"http://127.0.0.1:PORT/feed.dtd\"><planList/>",
+            "<!DOCTYPE planList [<!ENTITY % p SYSTEM \"http://127.0.0.1:PORT/p.dtd\"> %p;]><planList/>",
+            "<!DOCTYPE planList [<!ENTITY x SYSTEM \"http://127.0.0.1:PORT/x\">]><planList>&x;</planList>",
+    })
+    void nothingIsFetched(String template) throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String xml = template.replace("PORT", String.valueOf(server.getLocalPort()));
+
+            assertThatThrownBy(() -> parser.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))))
+                    .isInstanceOf(FeedFormatException.class)
+                    .hasMessage("feed has a DOCTYPE: not accepted");
+
+            server.setSoTimeout(300);
+            assertThatThrownBy(server::accept).isInstanceOf(SocketTimeoutException.class);
+        }
+    }
+}
