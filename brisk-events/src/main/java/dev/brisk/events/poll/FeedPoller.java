@@ -126,11 +126,7 @@ public final class FeedPoller implements AutoCloseable {
         } catch (StoreException e) {
             outcome = PollOutcome.failed("database", e.getMessage(), System.nanoTime() - t0);
         } catch (InterruptedException e) {
-            if (running) {
-                Thread.interrupted(); // a read-timeout interrupt, not a stop request
-            } else {
-                Thread.currentThread().interrupt();
-            }
+            Thread.currentThread().interrupt(); // a stop request: the loop sees it and ends
             outcome = PollOutcome.failed("interrupted", "interrupted", System.nanoTime() - t0);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "poll failed unexpectedly", e);
@@ -148,12 +144,6 @@ public final class FeedPoller implements AutoCloseable {
             failuresInARow++;
             LOG.log(System.Logger.Level.WARNING, "poll of {0} failed ({1} in a row): {2}: {3}",
                     options.url(), failuresInARow, outcome.reason(), outcome.error());
-        }
-        if (running) {
-            Thread.interrupted(); // a late read-timeout interrupt must not cut the next wait short
-            if (!running) {
-                Thread.currentThread().interrupt(); // ...but a stop request must survive
-            }
         }
         try {
             listener.polled(outcome);
@@ -192,13 +182,15 @@ public final class FeedPoller implements AutoCloseable {
         try (InputStream in = decoded(body, response)) {
             feed = parser.parse(in);
         } catch (FeedFormatException | IOException e) {
+            timer.cancel(false);
             // a body read-timeout surfaces from the parser as a cut document; say what it was
-            if (body.expired()) {
+            if (body.finish()) {
                 throw new HttpTimeoutException("no data from the provider for " + options.readTimeout().toMillis() + " ms");
             }
             throw e;
         } finally {
             timer.cancel(false);
+            body.finish();
         }
         List<Event> changed = catalog.current().changes(feed.events());
         store.upsert(changed, Instant.now());

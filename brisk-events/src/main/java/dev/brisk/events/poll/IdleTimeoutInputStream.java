@@ -16,6 +16,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     private final Thread reader;
     private volatile long lastProgress = System.nanoTime();
     private volatile boolean timedOut;
+    private boolean finished;
 
     IdleTimeoutInputStream(InputStream in, long timeoutNanos, Thread reader) {
         super(in);
@@ -46,8 +47,8 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     }
 
     /** Called by the timer: true (and the read aborted) when the stream has been idle too long. */
-    boolean expired() {
-        if (!timedOut && System.nanoTime() - lastProgress > timeoutNanos) {
+    synchronized boolean expired() {
+        if (!timedOut && !finished && System.nanoTime() - lastProgress > timeoutNanos) {
             timedOut = true;
             reader.interrupt();
             try {
@@ -55,6 +56,20 @@ final class IdleTimeoutInputStream extends FilterInputStream {
             } catch (IOException ignored) {
                 // closing is only to unblock the reader
             }
+        }
+        return timedOut;
+    }
+
+    /**
+     * Called by the reader once done (the timer cancelled): no interrupt can come after this, and one
+     * that came from a timeout is cleared, so it cannot cut the reader's next wait short.
+     *
+     * @return whether the stream timed out
+     */
+    synchronized boolean finish() {
+        finished = true;
+        if (timedOut) {
+            Thread.interrupted();
         }
         return timedOut;
     }
