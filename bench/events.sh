@@ -2,6 +2,7 @@
 # The event service's performance target, measured: /search over a large stored catalogue against
 # /hello of the same server (the example app), with polls of the full feed running during the load.
 # Called by ./brisk bench --events (which sets JAVA and builds first). See README "Event search".
+# Options: --events N --zones N --duration S --rounds N --churn ISO-8601 (PT0S: a stable catalogue)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,12 +13,14 @@ EVENTS=10000
 ZONES=100
 DURATION=20
 ROUNDS=2
+CHURN=PT10S
 while [ $# -gt 0 ]; do
   case "$1" in
     --events) EVENTS="$2"; shift ;;
     --zones) ZONES="$2"; shift ;;
     --duration) DURATION="$2"; shift ;;
     --rounds) ROUNDS="$2"; shift ;;
+    --churn) CHURN="$2"; shift ;; # how often the provider's catalogue changes (ISO-8601), or PT0S for never
     *) echo "bench events: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -42,17 +45,19 @@ wait_http() { # url, seconds
   echo "bench events: $1 not answering after $2 s" >&2; return 1
 }
 
-# the provider on the client's core: it renders the feed once per generation (every 10 s, 30 % churn)
-SIM_PORT=$SIM SIM_EVENTS=$EVENTS SIM_ZONES=$ZONES SIM_CHURN_INTERVAL=PT10S SIM_CHURN_FRACTION=0.3 \
+# the provider on the client's core: it renders the feed once per generation (every $CHURN, 30 % churn),
+# so every poll after a change parses and diffs the whole feed on the server's core, under the load
+SIM_PORT=$SIM SIM_EVENTS=$EVENTS SIM_ZONES=$ZONES SIM_CHURN_INTERVAL=$CHURN SIM_CHURN_FRACTION=0.3 \
   taskset -c 1 "$JAVA" -Xmx2g -cp "$EV_CP" dev.brisk.events.sim.SimulatorMain >"$OUT/simulator.log" 2>&1 &
 pids+=($!)
 wait_http "http://127.0.0.1:$SIM/health" 60
 
-run_wrk() { # name url
-  taskset -c 1 wrk -t1 -c50 -d3s "$2" >/dev/null # warm-up
-  taskset -c 1 wrk -t1 -c50 -d"${DURATION}s" --latency "$2" >"$OUT/$1.wrk"
-  awk -v n="$1" '/Requests\/sec/ {rps=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$NF}
-                 /Socket errors/ {err=$0} END {printf "%s %s %s %s\n", n, rps, p99, (bad || err) ? "INVALID" : "ok"}' "$OUT/$1.wrk"
+run_wrk() { # name url [wrk options]
+  local name="$1" url="$2"; shift 2
+  taskset -c 1 wrk -t1 -c50 -d3s "$@" "$url" >/dev/null # warm-up
+  taskset -c 1 wrk -t1 -c50 -d"${DURATION}s" --latency "$@" "$url" >"$OUT/$name.wrk"
+  awk -v n="$name" '/Requests\/sec/ {rps=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$NF}
+                 /Socket errors/ {err=$0} END {printf "%s %s %s %s\n", n, rps, p99, (bad || err) ? "INVALID" : "ok"}' "$OUT/$name.wrk"
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -64,7 +69,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
   wait_http "http://127.0.0.1:$PORT/ready" 60
   for ((i = 0; i < 600; i++)); do grep -q "searchable" "$OUT/service-$r.log" && break; sleep 0.1; done
   curl -fs "http://127.0.0.1:$PORT$WINDOW" -o "$OUT/window.json"
+  curl -fs -H "Accept-Encoding: gzip" "http://127.0.0.1:$PORT$WINDOW" -o "$OUT/window.json.gz"
   run_wrk "search-$r" "http://127.0.0.1:$PORT$WINDOW" | tee -a "$OUT/results.txt"
+  run_wrk "search-gzip-$r" "http://127.0.0.1:$PORT$WINDOW" -H "Accept-Encoding: gzip" | tee -a "$OUT/results.txt"
   kill "$svc"; wait "$svc" 2>/dev/null || true
 
   echo "round $r/$ROUNDS: example app /hello on core 0"
@@ -79,16 +86,18 @@ done
   echo "# Event search performance ($(date -u +%FT%TZ))"
   echo
   echo "Machine: $(nproc) cores, $(uname -r); JDK: $("$JAVA" -version 2>&1 | head -n1); commit $(git rev-parse --short HEAD)"
-  echo "Catalogue: $EVENTS events x $ZONES zones (feed $(grep -o 'feed: [0-9.]* MB' "$OUT/simulator.log" | head -n1)); window $WINDOW ($(grep -o '"id"' "$OUT/window.json" | wc -l) events, $(wc -c <"$OUT/window.json") bytes)"
+  echo "Provider churn: $CHURN (30 % of the catalogue per change); the service polls every 5 s"
+  echo "Catalogue: $EVENTS events x $ZONES zones ($(grep -o 'feed: [0-9.]* MB' "$OUT/simulator.log" | head -n1)); window $WINDOW ($(grep -o '"id"' "$OUT/window.json" | wc -l) events, $(wc -c <"$OUT/window.json") bytes, $(wc -c <"$OUT/window.json.gz") gzipped)"
   echo "Server pinned to core 0, wrk -t1 -c50 -d${DURATION}s and the simulator on core 1; JVM ${JVM_FLAGS[*]}"
   echo
   echo "| run | req/s | p99 | valid |"
   echo "|---|---|---|---|"
   awk '{printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4}' "$OUT/results.txt"
-  awk '/^search/ {s[++ns]=$2} /^hello/ {h[++nh]=$2}
+  awk '/^search-[0-9]/ {s[++ns]=$2} /^search-gzip/ {g[++ng]=$2} /^hello/ {h[++nh]=$2}
        function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-       END { ms = med(s, ns); mh = med(h, nh); printf "\nMedian /search %.0f req/s, /hello %.0f req/s: ratio %.2f\n", ms, mh, ms / mh }' "$OUT/results.txt"
+       END { ms = med(s, ns); mg = med(g, ng); mh = med(h, nh)
+             printf "\nMedians: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh }' "$OUT/results.txt"
   echo
   echo "Polls during the runs (fetch + parse + store + publish, wall time):"
   grep -ho "poll stored .*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20

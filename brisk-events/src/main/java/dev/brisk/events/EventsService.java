@@ -11,6 +11,7 @@ import dev.brisk.events.poll.FeedPoller;
 import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.search.EventIndex;
 import dev.brisk.events.search.ResponseCache;
+import dev.brisk.events.search.SearchBody;
 import dev.brisk.events.search.SearchJson;
 import dev.brisk.events.search.SearchQuery;
 import dev.brisk.events.store.EventStore;
@@ -117,7 +118,13 @@ public final class EventsService implements AutoCloseable {
         cfg.get("/search", ctx -> {
             SearchQuery q = SearchQuery.parse(ctx.queryParamMap(), config.zone());
             EventIndex index = catalog.current();
-            ctx.contentType(JSON).bytes(cache.get(index.version(), q, () -> index.searchJson(q.from(), q.to())));
+            SearchBody body = cache.get(index.version(), q, () -> new SearchBody(index.searchJson(q.from(), q.to())));
+            ctx.header("Vary", "Accept-Encoding").contentType(JSON);
+            if (body.compressible() && SearchBody.acceptsGzip(ctx.header("Accept-Encoding"))) {
+                ctx.header("Content-Encoding", "gzip").bytes(body.gzip());
+            } else {
+                ctx.bytes(body.identity());
+            }
         }).dispatch(Dispatch.EVENT_LOOP);
         cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
         cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));

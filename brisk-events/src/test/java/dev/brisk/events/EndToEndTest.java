@@ -85,6 +85,13 @@ class EndToEndTest {
 
     private void assertSearchesMatch() throws Exception {
         assertThat(search("").body()).isEqualTo(expected(null, null));
+        HttpResponse<byte[]> gz = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                + "/search")).header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(gz.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(gz.headers().firstValue("Vary")).hasValue("Accept-Encoding");
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected(null, null));
+        }
         assertThat(search("?starts_at=2021-03-01T00:00:00Z&ends_at=2021-04-01T00:00:00Z").body())
                 .isEqualTo(expected(LocalDateTime.parse("2021-03-01T00:00:00"), LocalDateTime.parse("2021-04-01T00:00:00")));
         assertThat(search("?starts_at=2022-06-15T12:00:00").body())

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * count and total bytes; when full, an arbitrary entry is evicted (cheap, no lock on the read path).
  */
 public final class ResponseCache {
-    private record Generation(long version, ConcurrentHashMap<SearchQuery, byte[]> entries, AtomicLong bytes) {
+    private record Generation(long version, ConcurrentHashMap<SearchQuery, SearchBody> entries, AtomicLong bytes) {
     }
 
     private final int maxEntries;
@@ -28,7 +28,7 @@ public final class ResponseCache {
     }
 
     /** The body for {@code query} at {@code version}, rendered by {@code render} on a miss. */
-    public byte[] get(long version, SearchQuery query, Supplier<byte[]> render) {
+    public SearchBody get(long version, SearchQuery query, Supplier<SearchBody> render) {
         if (maxEntries <= 0) {
             misses.increment();
             return render.get();
@@ -42,17 +42,19 @@ public final class ResponseCache {
             misses.increment();
             return render.get();
         }
-        byte[] body = g.entries.get(query);
+        SearchBody body = g.entries.get(query);
         if (body != null) {
             hits.increment();
             return body;
         }
         misses.increment();
         body = render.get();
-        if (body.length <= maxBytes) {
-            makeRoom(g, body.length);
+        // budgeted for both forms (identity + at most as much gzip), so a later gzip() never overruns it
+        long cost = 2L * body.identity().length;
+        if (cost <= maxBytes) {
+            makeRoom(g, cost);
             if (g.entries.putIfAbsent(query, body) == null) {
-                g.bytes.addAndGet(body.length);
+                g.bytes.addAndGet(cost);
             }
         }
         return body;
@@ -79,12 +81,12 @@ public final class ResponseCache {
         return g;
     }
 
-    private void makeRoom(Generation g, int incoming) {
+    private void makeRoom(Generation g, long incoming) {
         Iterator<SearchQuery> keys = g.entries.keySet().iterator();
         while ((g.entries.size() >= maxEntries || g.bytes.get() + incoming > maxBytes) && keys.hasNext()) {
-            byte[] old = g.entries.remove(keys.next());
+            SearchBody old = g.entries.remove(keys.next());
             if (old != null) {
-                g.bytes.addAndGet(-old.length);
+                g.bytes.addAndGet(-2L * old.identity().length);
             }
         }
     }

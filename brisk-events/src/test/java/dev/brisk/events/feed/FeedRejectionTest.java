@@ -171,7 +171,7 @@ class FeedRejectionTest {
         String xml = "<planList>" + "<x>".repeat(100) + "</x>".repeat(100) + "</planList>";
         assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(FeedFormatException.class)
-                .hasMessageContaining("maxElementDepth");
+                .hasMessageContaining("nested deeper than 64");
     }
 
     @Test
@@ -183,7 +183,7 @@ class FeedRejectionTest {
         String xml = "<planList><output><base_plan" + attributes + "/></output></planList>";
         assertThatThrownBy(() -> parser.parse(xml.getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(FeedFormatException.class)
-                .hasMessageContaining("elementAttributeLimit");
+                .hasMessageContaining("more than 256 attributes");
     }
 
     // --- DOCTYPE: refused in every form, before anything in it is used ---
