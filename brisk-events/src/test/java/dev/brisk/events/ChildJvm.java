@@ -14,14 +14,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A main class of this module in its own JVM, its output collected line by line. */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final List<String> all = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    ChildJvm(String mainClass, Map<String, String> env) throws IOException {
+    public ChildJvm(String mainClass, Map<String, String> env) throws IOException {
+        this(mainClass, env, "-Xmx512m");
+    }
+
+    /** With the given heap bound ({@code -Xmx...}). */
+    public ChildJvm(String mainClass, Map<String, String> env, String heap) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"), mainClass));
+        List<String> cmd = new ArrayList<>(List.of(java, heap, "-cp", System.getProperty("java.class.path"), mainClass));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("BRISK_") || k.startsWith("EVENTS_") || k.startsWith("SIM_"));
         pb.environment().putAll(env);
@@ -39,14 +44,14 @@ final class ChildJvm implements AutoCloseable {
         });
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
     /** The next output line matching {@code test}, waiting at most {@code seconds}; fails with the output so far. */
-    String await(Predicate<String> test, int seconds) throws InterruptedException {
+    public String await(Predicate<String> test, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             String line = lines.poll(100, TimeUnit.MILLISECONDS);
@@ -60,11 +65,11 @@ final class ChildJvm implements AutoCloseable {
         throw new AssertionError("no matching line within " + seconds + " s; output:\n" + String.join("\n", all));
     }
 
-    Process process() {
+    public Process process() {
         return process;
     }
 
-    String output() {
+    public String output() {
         return String.join("\n", all);
     }
 
