@@ -66,6 +66,11 @@ public final class Brisk implements AutoCloseable {
         return server.connectionCount();
     }
 
+    /** The engine's counters: connections, responses by status class, latency, bytes, refusals. */
+    public ServerMetrics metrics() {
+        return new dev.brisk.internal.ops.MetricsView(server.stats(), server.admission(), server::connectionCount);
+    }
+
     /**
      * Graceful shutdown: stops accepting, closes idle connections, lets in-flight requests finish up
      * to {@code shutdown-timeout}, then closes the rest. Idempotent; blocks until done, also when

@@ -7,4 +7,11 @@ public interface Route {
 
     /** Wraps this route's handler (inside app and group middleware). */
     Route use(Middleware middleware);
+
+    /**
+     * Exempts this route from the in-flight limit ({@code max-concurrent-requests}): it is never queued
+     * nor refused with 503, and does not count against the limit. For health and readiness checks,
+     * which must answer most of all when the server is overloaded. Fast-static routes are always exempt.
+     */
+    Route neverShed();
 }

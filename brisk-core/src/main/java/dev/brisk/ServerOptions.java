@@ -27,6 +27,10 @@ import java.time.Duration;
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
  * <tr><td>backlog</td><td>1024</td><td>listen backlog</td></tr>
  * <tr><td>shutdown-timeout</td><td>10 s</td><td>graceful shutdown: how long in-flight requests may finish</td></tr>
+ * <tr><td>max-concurrent-requests</td><td>0 (unlimited)</td><td>requests in flight at most; more wait in the queue or get 503</td></tr>
+ * <tr><td>concurrency-limit</td><td>fixed</td><td>fixed, or adaptive (lowered when latency rises)</td></tr>
+ * <tr><td>request-queue-size</td><td>16</td><td>requests waiting for a slot at most (0: refuse at once)</td></tr>
+ * <tr><td>request-queue-timeout</td><td>100 ms</td><td>longest wait in the queue before a 503</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -47,7 +51,11 @@ public record ServerOptions(
         int maxRequestsPerConnection,
         int maxConnections,
         int backlog,
-        Duration shutdownTimeout) {
+        Duration shutdownTimeout,
+        int maxConcurrentRequests,
+        ConcurrencyLimitMode concurrencyLimit,
+        int requestQueueSize,
+        Duration requestQueueTimeout) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
@@ -62,6 +70,8 @@ public record ServerOptions(
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
     public static final int DEFAULT_BACKLOG = 1024;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
+    public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
 
     public ServerOptions {
         requireRange("port", port, 0, 65535);
@@ -83,6 +93,12 @@ public record ServerOptions(
         requirePositive("write-timeout", writeTimeout);
         if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
             throw new IllegalArgumentException("shutdown-timeout must be >= 0");
+        }
+        requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
+        requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
+        requirePositive("request-queue-timeout", requestQueueTimeout);
+        if (concurrencyLimit == null) {
+            throw new IllegalArgumentException("concurrency-limit must be set");
         }
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host must not be empty");
@@ -128,6 +144,10 @@ public record ServerOptions(
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int backlog = DEFAULT_BACKLOG;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private int maxConcurrentRequests = 0;
+        private ConcurrencyLimitMode concurrencyLimit = ConcurrencyLimitMode.FIXED;
+        private int requestQueueSize = DEFAULT_REQUEST_QUEUE_SIZE;
+        private Duration requestQueueTimeout = DEFAULT_REQUEST_QUEUE_TIMEOUT;
 
         private Builder() {
         }
@@ -150,6 +170,10 @@ public record ServerOptions(
         public Builder maxConnections(int v) { maxConnections = v; return this; }
         public Builder backlog(int v) { backlog = v; return this; }
         public Builder shutdownTimeout(Duration v) { shutdownTimeout = v; return this; }
+        public Builder maxConcurrentRequests(int v) { maxConcurrentRequests = v; return this; }
+        public Builder concurrencyLimit(ConcurrencyLimitMode v) { concurrencyLimit = v; return this; }
+        public Builder requestQueueSize(int v) { requestQueueSize = v; return this; }
+        public Builder requestQueueTimeout(Duration v) { requestQueueTimeout = v; return this; }
 
         /** Overlays every option that {@code source} supplies on the values set so far. */
         public Builder from(ConfigSource source) {
@@ -171,6 +195,10 @@ public record ServerOptions(
             maxConnections = source.integer("max-connections", maxConnections);
             backlog = source.integer("backlog", backlog);
             shutdownTimeout = source.duration("shutdown-timeout", shutdownTimeout);
+            maxConcurrentRequests = source.integer("max-concurrent-requests", maxConcurrentRequests);
+            concurrencyLimit = source.enumValue("concurrency-limit", ConcurrencyLimitMode.class, concurrencyLimit);
+            requestQueueSize = source.integer("request-queue-size", requestQueueSize);
+            requestQueueTimeout = source.duration("request-queue-timeout", requestQueueTimeout);
             return this;
         }
 
@@ -178,7 +206,8 @@ public record ServerOptions(
             return new ServerOptions(host, port, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
-                    backlog, shutdownTimeout);
+                    backlog, shutdownTimeout, maxConcurrentRequests, concurrencyLimit, requestQueueSize,
+                    requestQueueTimeout);
         }
     }
 }

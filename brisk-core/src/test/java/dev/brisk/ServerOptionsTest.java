@@ -115,11 +115,16 @@ class ServerOptionsTest {
                 "brisk.max-requests-per-connection", "1000",
                 "brisk.max-connections", "500",
                 "brisk.backlog", "64",
-                "brisk.shutdown-timeout", "1h");
+                "brisk.shutdown-timeout", "1h",
+                "brisk.max-concurrent-requests", "4",
+                "brisk.concurrency-limit", "adaptive",
+                "brisk.request-queue-size", "0",
+                "brisk.request-queue-timeout", "250ms");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
-                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1)));
+                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), 4, ConcurrencyLimitMode.ADAPTIVE, 0,
+                Duration.ofMillis(250)));
     }
 
     @Test

@@ -37,7 +37,7 @@ public class RouterBenchmark {
     }
 
     private void add(String template) {
-        router.add(new CompiledRoute(Method.GET, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP));
+        router.add(new CompiledRoute(Method.GET, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP, false));
     }
 
     @Benchmark

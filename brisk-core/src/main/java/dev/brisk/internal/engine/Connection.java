@@ -4,6 +4,8 @@ import dev.brisk.ClientDisconnectedException;
 import dev.brisk.HttpException;
 import dev.brisk.Method;
 import dev.brisk.ServerOptions;
+import dev.brisk.internal.ops.AdmissionControl;
+import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.http.Ascii;
 import dev.brisk.internal.http.BodyBuffer;
 import dev.brisk.internal.http.ChunkedDecoder;
@@ -55,7 +57,12 @@ final class Connection implements ExchangeOwner {
     private static final int HANDLING = 2;
     private static final int LINGER = 3;
     private static final int CLOSED = 4;
+    /** Head parsed, waiting in the admission queue for an in-flight slot; not reading. */
+    private static final int QUEUED = 5;
 
+    private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
+    private static final byte[] SHED_BODY = "Service Unavailable: too many requests in flight, retry shortly\n"
+            .getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ROOT = {'/'};
@@ -84,6 +91,12 @@ final class Connection implements ExchangeOwner {
     private boolean advancing;
 
     private Exchange exchange;
+    private long headAt;
+    // admission: the slot is released once, by whichever of completion / failure / close comes first
+    private final java.util.concurrent.atomic.AtomicBoolean holdsSlot = new java.util.concurrent.atomic.AtomicBoolean();
+    private long admittedAt;
+    private volatile boolean dispatched;
+    private AdmissionControl.Ticket ticket;
     private boolean deferred;
     private CompletableFuture<byte[]> bodyWaiter;
     private long bodyRemaining;
@@ -147,6 +160,7 @@ final class Connection implements ExchangeOwner {
         if (n < 0) {
             onEof();
         } else if (n > 0) {
+            server.stats().bytesIn.add(n);
             if (state == READ_BODY) {
                 deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
             }
@@ -240,6 +254,7 @@ final class Connection implements ExchangeOwner {
         int headLen = parser.headEnd();
         reqStart = start + headLen;
         served++;
+        headAt = System.nanoTime();
         boolean keepAlive = parser.keepAlive() && !server.draining()
                 && (opts.maxRequestsPerConnection() == 0 || served < opts.maxRequestsPerConnection());
         closeAfter = !keepAlive;
@@ -255,6 +270,7 @@ final class Connection implements ExchangeOwner {
                         : fast.find(ROOT, 0, 1); // absolute-form without a path means "/"
                 if (e != null) {
                     state = HANDLING;
+                    server.stats().response(e.status(), 0);
                     int conn = closeAfter ? FastRoutes.CLOSE : http11 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
                     sendStatic(e.bytes(head, conn));
                     return;
@@ -273,12 +289,86 @@ final class Connection implements ExchangeOwner {
         deferred = hasBody && parser.expectContinue();
         exchange = new Exchange(this, headBytes, fields, parser.fieldCount(), method, Method.of(method), rawPath,
                 query, http11, null, deferred);
-        if (hasBody && !deferred) {
+        dispatched = false;
+        server.app().route(exchange);
+        AdmissionControl admission = server.admission();
+        if (admission != null && !exchange.neverShed() && !admit(admission)) {
+            return; // queued (reading paused) or refused with 503
+        }
+        proceed();
+    }
+
+    /** Reads the body if there is one, else hands the request to its handler. */
+    private void proceed() {
+        if (parser.hasBody() && !deferred) {
             beginBody();
             return;
         }
         state = HANDLING;
+        dispatched = true;
         server.app().dispatch(exchange);
+    }
+
+    /** A slot now (true), or queued / refused (false): before the body is read or routing runs code. */
+    private boolean admit(AdmissionControl admission) {
+        if (admission.tryAcquire()) {
+            slotTaken();
+            return true;
+        }
+        AdmissionControl.Ticket t = new AdmissionControl.Ticket(() -> loop.execute(this::granted));
+        if (admission.enqueue(t)) {
+            ticket = t;
+            state = QUEUED;
+            deadline = System.nanoTime() + opts.requestQueueTimeout().toNanos();
+            setInterest(interest & ~SelectionKey.OP_READ);
+            return false;
+        }
+        shed(ServerStats.ShedReason.CONCURRENCY_LIMIT);
+        return false;
+    }
+
+    private void slotTaken() {
+        admittedAt = System.nanoTime();
+        holdsSlot.set(true);
+    }
+
+    /** The queue passed a slot to this connection (on its loop). */
+    private void granted() {
+        ticket = null;
+        slotTaken();
+        if (state != QUEUED) {
+            releaseSlot(); // closed while the grant was on its way: pass it on
+            return;
+        }
+        proceed();
+        if (state == READ_BODY) {
+            advance(); // body bytes may already be buffered
+        }
+    }
+
+    /** Gives the slot back (once), with the request's latency for an adaptive limit. */
+    private void releaseSlot() {
+        if (holdsSlot.compareAndSet(true, false)) {
+            server.admission().release(System.nanoTime() - admittedAt, false);
+        }
+    }
+
+    /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
+    private void shed(ServerStats.ShedReason reason) {
+        server.stats().shed(reason);
+        server.stats().response(503, System.nanoTime() - headAt);
+        state = HANDLING;
+        exchange = null;
+        if (parser.hasBody()) {
+            closeAfter = true; // its body is not read: it must not be taken for the next request
+        }
+        setInterest(interest & ~SelectionKey.OP_READ);
+        ByteBuffer out = loop.outPool.acquire();
+        ResponseEncoder.encodeHead(out, 503, "text/plain; charset=utf-8", RETRY_AFTER, SHED_BODY.length,
+                closeAfter ? 1 : parser.version() == RequestParser.HTTP_1_1 ? 0 : 2);
+        out.put(SHED_BODY);
+        out.flip();
+        send(out, null, responseWritten);
     }
 
     /** The method as one of the {@link Method} names (no allocation), else a new string. */
@@ -358,6 +448,7 @@ final class Connection implements ExchangeOwner {
 
     private void bodyDone(byte[] body) {
         state = HANDLING;
+        dispatched = true;
         if (deferred) {
             CompletableFuture<byte[]> f = bodyWaiter;
             bodyWaiter = null;
@@ -390,6 +481,10 @@ final class Connection implements ExchangeOwner {
 
     /** Answers a request that cannot be served and closes: no later byte is read as a request. */
     private void reject(int status, String message) {
+        server.stats().parseError(status);
+        if (!dispatched) {
+            releaseSlot();
+        }
         state = HANDLING;
         exchange = null;
         closeAfter = true;
@@ -451,6 +546,7 @@ final class Connection implements ExchangeOwner {
 
     @Override
     public void complete(Exchange ex) {
+        releaseSlot();
         if (loop.inLoop()) {
             writeResponseSafely(ex);
         } else {
@@ -515,6 +611,7 @@ final class Connection implements ExchangeOwner {
             return;
         }
         int status = ex.status();
+        server.stats().response(status, System.nanoTime() - headAt);
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
         byte[] body = ex.responseBody();
@@ -607,6 +704,9 @@ final class Connection implements ExchangeOwner {
         } catch (IOException e) {
             close();
             return;
+        }
+        if (n > 0) {
+            server.stats().bytesOut.add(n);
         }
         if (outHead.hasRemaining() || (outBody != null && outBody.hasRemaining())) {
             if (n > 0) {
@@ -745,6 +845,7 @@ final class Connection implements ExchangeOwner {
         }
         if (outHead != null) {
             if (now - writeDeadline > 0) {
+                server.stats().connectionsTimedOut.increment();
                 close();
             }
             return;
@@ -755,13 +856,21 @@ final class Connection implements ExchangeOwner {
         switch (state) {
             case READ_HEAD -> {
                 boolean partial = parser.started() || (in != null && in.position() > reqStart);
+                server.stats().connectionsTimedOut.increment();
                 if (partial) {
                     reject(408, "Request header read timeout");
                 } else {
                     close();
                 }
             }
+            case QUEUED -> {
+                if (ticket != null && ticket.abandon(server.admission())) {
+                    ticket = null;
+                    shed(ServerStats.ShedReason.QUEUE_TIMEOUT);
+                }
+            }
             case READ_BODY -> {
+                server.stats().connectionsTimedOut.increment();
                 if (deferred) {
                     bodyFailed(new HttpParseException(408, "Request body read timeout"));
                 } else {
@@ -791,9 +900,17 @@ final class Connection implements ExchangeOwner {
         if (state == LINGER) {
             server.lingerEnded();
         }
+        boolean wasQueued = state == QUEUED;
         state = CLOSED;
         closed = true;
         key.cancel();
+        if (wasQueued && ticket != null) {
+            ticket.abandon(server.admission()); // if a grant won the race, granted() passes the slot on
+            ticket = null;
+        }
+        if (!dispatched) {
+            releaseSlot(); // never reached its handler: nothing else will give the slot back
+        }
         try {
             ch.close();
         } catch (IOException ignored) {

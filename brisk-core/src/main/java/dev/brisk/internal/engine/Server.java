@@ -12,6 +12,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.brisk.ConcurrencyLimitMode;
+import dev.brisk.internal.ops.AdmissionControl;
+import dev.brisk.internal.ops.FixedLimit;
+import dev.brisk.internal.ops.ServerStats;
 
 /**
  * The NIO engine: a listening socket, an {@link Acceptor}, N {@link IoLoop}s and the executors
@@ -23,6 +27,8 @@ public final class Server {
     private final ExecutorService userWorkers;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger lingering = new AtomicInteger();
+    private final ServerStats stats = new ServerStats();
+    private final AdmissionControl admission;
     private final Object slotLock = new Object();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -39,6 +45,21 @@ public final class Server {
         this.options = options;
         this.app = app;
         this.userWorkers = userWorkers;
+        int max = options.maxConcurrentRequests();
+        this.admission = max == 0 ? null : new AdmissionControl(
+                options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE
+                        ? new FixedLimit(max) /* TODO AIMD */ : new FixedLimit(max),
+                options.requestQueueSize());
+    }
+
+    /** The engine's counters. */
+    public ServerStats stats() {
+        return stats;
+    }
+
+    /** The in-flight limit, or null when requests are not limited. */
+    public AdmissionControl admission() {
+        return admission;
     }
 
     public ServerOptions options() {
@@ -113,6 +134,7 @@ public final class Server {
         if (connections.get() < options.maxConnections()) {
             return true;
         }
+        stats.acceptPauses.increment();
         synchronized (slotLock) {
             try {
                 slotLock.wait(100);
@@ -126,6 +148,7 @@ public final class Server {
     /** Counts an accepted connection. Only the acceptor thread calls this, so the limit holds exactly. */
     void connectionAccepted() {
         connections.incrementAndGet();
+        stats.connectionsAccepted.increment();
     }
 
     /** A connection has sent its last byte and only drains what the client still sends. */
@@ -138,6 +161,7 @@ public final class Server {
     }
 
     void connectionClosed() {
+        stats.connectionsClosed.increment();
         int before = connections.getAndDecrement();
         if (before >= options.maxConnections()) {
             synchronized (slotLock) {

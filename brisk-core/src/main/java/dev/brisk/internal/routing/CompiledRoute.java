@@ -9,5 +9,6 @@ import java.util.List;
  * A route ready to serve: its method, its template (for logs and metrics, never the raw path), the
  * names of its path parameters in order, its handler chain built once at start-up, and its dispatch.
  */
-public record CompiledRoute(Method method, String template, List<String> paramNames, Handler chain, Dispatch dispatch) {
+public record CompiledRoute(Method method, String template, List<String> paramNames, Handler chain, Dispatch dispatch,
+                            boolean neverShed) {
 }

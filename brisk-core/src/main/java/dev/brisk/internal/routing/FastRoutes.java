@@ -81,6 +81,11 @@ public final class FastRoutes {
          * @param head true for a HEAD request (no body)
          * @param connection {@link #KEEP_ALIVE}, {@link #CLOSE} or {@link #KEEP_ALIVE_1_0}
          */
+        /** The response's status. */
+        public int status() {
+            return response.status();
+        }
+
         public byte[] bytes(boolean head, int connection) {
             HttpDate.Line date = HttpDate.now();
             Prebuilt p = prebuilt;

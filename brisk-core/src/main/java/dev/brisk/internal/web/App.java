@@ -67,10 +67,10 @@ public final class App {
     }
 
     /**
-     * Routes {@code ex} and runs its chain on the route's dispatch; the owner's {@code complete} is
-     * called when done. Called on the I/O thread.
+     * Finds {@code ex}'s route and remembers on it the chain to run and where; called on the I/O
+     * thread right after the head is parsed, so admission can see the route before the body is read.
      */
-    public void dispatch(Exchange ex) {
+    public void route(Exchange ex) {
         Method m = ex.methodEnum();
         Handler chain;
         Dispatch dispatch = defaultDispatch;
@@ -104,10 +104,22 @@ public final class App {
                 }
             }
         }
+        ex.routed(chain, dispatch);
+    }
+
+    /**
+     * Runs {@code ex}'s chain (routing it first if {@link #route} was not called) on the route's
+     * dispatch; the owner's {@code complete} is called when done. Called on the I/O thread.
+     */
+    public void dispatch(Exchange ex) {
+        if (ex.chain() == null) {
+            route(ex);
+        }
+        Dispatch dispatch = ex.dispatchMode();
         if (dispatch == Dispatch.EVENT_LOOP && ex.bodyDeferred()) {
             dispatch = Dispatch.VIRTUAL_THREADS; // it will block waiting for its body
         }
-        final Handler h = chain;
+        final Handler h = ex.chain();
         switch (dispatch) {
             case EVENT_LOOP -> run(ex, h);
             case VIRTUAL_THREADS -> execute(virtualThreads, ex, h);

@@ -47,6 +47,7 @@ public final class AppConfig implements BriskConfig {
         final List<Middleware> groupMiddleware;
         final List<Middleware> own = new ArrayList<>();
         Dispatch dispatch;
+        boolean neverShed;
 
         RouteSpec(Method method, String path, Handler handler, List<Middleware> groupMiddleware) {
             this.method = method;
@@ -64,6 +65,12 @@ public final class AppConfig implements BriskConfig {
         @Override
         public Route use(Middleware m) {
             own.add(m);
+            return this;
+        }
+
+        @Override
+        public Route neverShed() {
+            this.neverShed = true;
             return this;
         }
     }
@@ -236,7 +243,7 @@ public final class AppConfig implements BriskConfig {
             chain.addAll(r.own);
             Handler h = wrap(chain, core);
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
-            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d));
+            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed));
         }
         for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
             // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served
@@ -252,7 +259,7 @@ public final class AppConfig implements BriskConfig {
                     ctx.bytes(sr.body()).contentType(sr.contentType());
                 }
             };
-            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), serve, Dispatch.EVENT_LOOP));
+            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), serve, Dispatch.EVENT_LOOP, true));
         }
         Handler notFound = wrap(middleware, withBefore(befores, ctx -> {
             throw new HttpException.NotFound("Not Found");

@@ -1,6 +1,8 @@
 package dev.brisk.internal.web;
 
 import dev.brisk.Context;
+import dev.brisk.Dispatch;
+import dev.brisk.Handler;
 import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
@@ -43,6 +45,8 @@ public final class Exchange implements Context {
     private String path;
     private String[] rawParams = new String[0];
     private CompiledRoute route;
+    private Handler chain;
+    private Dispatch dispatchMode;
     private Map<String, List<String>> queryMap;
     private Map<String, String> cookieMap;
     private Map<String, Object> attributes;
@@ -126,6 +130,25 @@ public final class Exchange implements Context {
     @Override
     public String routeTemplate() {
         return route == null ? null : route.template();
+    }
+
+    /** Remembers what {@code App.route} decided. */
+    void routed(Handler chain, Dispatch dispatch) {
+        this.chain = chain;
+        this.dispatchMode = dispatch;
+    }
+
+    Handler chain() {
+        return chain;
+    }
+
+    Dispatch dispatchMode() {
+        return dispatchMode;
+    }
+
+    /** Whether the concurrency limit must let this request through (its route says so). */
+    public boolean neverShed() {
+        return route != null && route.neverShed();
     }
 
     public CompiledRoute route() {

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RouterTest {
 
     private static CompiledRoute route(Method method, String template) {
-        return new CompiledRoute(method, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP);
+        return new CompiledRoute(method, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP, false);
     }
 
     private static Router router(String... getTemplates) {
@@ -222,7 +222,7 @@ class RouterTest {
     @Test
     void parameterNamesMustMatchTheTemplate() {
         Router r = new Router();
-        CompiledRoute wrong = new CompiledRoute(Method.GET, "/a/{x}", List.of("y"), ctx -> { }, Dispatch.EVENT_LOOP);
+        CompiledRoute wrong = new CompiledRoute(Method.GET, "/a/{x}", List.of("y"), ctx -> { }, Dispatch.EVENT_LOOP, false);
         assertThatThrownBy(() -> r.add(wrong)).isInstanceOf(IllegalArgumentException.class);
         assertThat(r.find("/a/1")).isNull();
     }
@@ -233,7 +233,7 @@ class RouterTest {
     void invalidTemplatesAreRejected(String template) {
         assertThatThrownBy(() -> Router.paramNames(template)).isInstanceOf(IllegalArgumentException.class);
         Router r = new Router();
-        CompiledRoute c = new CompiledRoute(Method.GET, template, List.of(), ctx -> { }, Dispatch.EVENT_LOOP);
+        CompiledRoute c = new CompiledRoute(Method.GET, template, List.of(), ctx -> { }, Dispatch.EVENT_LOOP, false);
         assertThatThrownBy(() -> r.add(c)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -1,0 +1,59 @@
+package dev.brisk;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine's own counters, read live (each call sums lock-free counters; values are monotonic
+ * unless said otherwise). Exposed by {@link Brisk#metrics()}; brisk-micrometer binds them to a
+ * MeterRegistry.
+ */
+public interface ServerMetrics {
+    /** Connections accepted since start. */
+    long connectionsAccepted();
+
+    /** Connections open now (a gauge). */
+    int connectionsActive();
+
+    /** Times the acceptor paused at {@code max-connections} (new connections then wait in the kernel backlog). */
+    long acceptPauses();
+
+    /** Connections closed because a timeout expired (header, body, idle, write). */
+    long connectionsTimedOut();
+
+    /** Responses sent, of every status (fast-static and refusals included). */
+    long requests();
+
+    /** Responses with a {@code cls}xx status, {@code cls} from 1 to 5. */
+    long requests(int statusClass);
+
+    /** Requests admitted and not yet answered (a gauge; 0 when requests are not limited). */
+    int inFlight();
+
+    /** Requests waiting for an in-flight slot (a gauge). */
+    int queued();
+
+    /** The in-flight limit now (a gauge; 0 when requests are not limited; moves when adaptive). */
+    int concurrencyLimit();
+
+    /** Request bytes read from sockets. */
+    long bytesIn();
+
+    /** Response bytes written to sockets. */
+    long bytesOut();
+
+    /** Upper bounds, in nanoseconds, of the latency buckets; {@link #latencyCounts()} has one more (overflow). */
+    List<Long> latencyBucketBoundsNanos();
+
+    /** Responses per latency bucket (not cumulative): head parsed to response handed to the socket. */
+    List<Long> latencyCounts();
+
+    /** Sum of all recorded latencies, in nanoseconds. */
+    long latencySumNanos();
+
+    /** Requests refused while being parsed or read, by kind ({@code bad-request}, {@code timeout}, ...). */
+    Map<String, Long> parseErrors();
+
+    /** Requests refused before their handler by load shedding, by reason ({@code concurrency-limit}, {@code queue-timeout}). */
+    Map<String, Long> shed();
+}

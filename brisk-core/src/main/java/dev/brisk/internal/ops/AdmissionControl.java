@@ -1,0 +1,131 @@
+package dev.brisk.internal.ops;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The in-flight request limit with a short bounded queue, checked right after a request head is
+ * parsed and its route found, before its body is read. Lock-free: a CAS on the in-flight count; a
+ * freed slot passes straight to the oldest waiter, so waiting requests are served in order.
+ *
+ * <p>A waiter is a {@link Ticket}: exactly one of "granted a slot", "timed out" and "cancelled" wins
+ * its CAS, so a slot is never lost nor given twice, whichever threads race.
+ */
+public final class AdmissionControl {
+    /** A request waiting for a slot. */
+    public static final class Ticket {
+        static final int WAITING = 0;
+        static final int GRANTED = 1;
+        static final int GONE = 2;
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+        private final Runnable onGrant;
+
+        /** {@code onGrant} runs (on the releasing thread) once a slot is this ticket's: it must hand off quickly. */
+        public Ticket(Runnable onGrant) {
+            this.onGrant = onGrant;
+        }
+
+        /** Gives up waiting (timeout, close); true when it was still waiting, so no slot is held. */
+        public boolean abandon(AdmissionControl owner) {
+            if (state.compareAndSet(WAITING, GONE)) {
+                owner.queued.decrementAndGet();
+                return true;
+            }
+            return false;
+        }
+    }
+
+    private final ConcurrencyLimit limit;
+    private final int queueSize;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Ticket> queue = new ConcurrentLinkedQueue<>();
+
+    public AdmissionControl(ConcurrencyLimit limit, int queueSize) {
+        this.limit = limit;
+        this.queueSize = queueSize;
+    }
+
+    /** Takes a slot if one is free: the common, allocation-free path. */
+    public boolean tryAcquire() {
+        return tryTakeSlot();
+    }
+
+    /**
+     * After {@link #tryAcquire} failed: a place in the queue (true; the ticket's grant will follow,
+     * possibly at once), or none (false: refuse the request).
+     */
+    public boolean enqueue(Ticket ticket) {
+        if (queueSize == 0) {
+            return false;
+        }
+        if (queued.incrementAndGet() > queueSize) {
+            queued.decrementAndGet();
+            return false;
+        }
+        queue.add(ticket);
+        // a slot may have been freed between the failed take and the add, with nobody left to pass it on
+        while (!queue.isEmpty() && tryTakeSlot()) {
+            if (!grantNext()) {
+                inFlight.decrementAndGet();
+                break;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A request that held a slot is done: its latency feeds the limit, and the slot goes to the oldest
+     * waiter, else back to the pool.
+     */
+    public void release(long rttNanos, boolean dropped) {
+        limit.onSample(rttNanos, inFlight.get(), dropped);
+        if (grantNext()) {
+            return;
+        }
+        inFlight.decrementAndGet();
+        while (!queue.isEmpty() && tryTakeSlot()) {
+            if (!grantNext()) {
+                inFlight.decrementAndGet();
+                break;
+            }
+        }
+    }
+
+    /** Gives a slot that is already counted to the oldest live waiter; false if there is none. */
+    private boolean grantNext() {
+        Ticket t;
+        while ((t = queue.poll()) != null) {
+            if (t.state.compareAndSet(Ticket.WAITING, Ticket.GRANTED)) {
+                queued.decrementAndGet();
+                t.onGrant.run();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean tryTakeSlot() {
+        while (true) {
+            int n = inFlight.get();
+            if (n >= limit.current()) {
+                return false;
+            }
+            if (inFlight.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public int queued() {
+        return queued.get();
+    }
+
+    public int limit() {
+        return limit.current();
+    }
+}

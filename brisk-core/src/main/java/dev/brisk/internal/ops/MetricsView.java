@@ -1,0 +1,53 @@
+package dev.brisk.internal.ops;
+
+import dev.brisk.ServerMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/** {@link ServerMetrics} over the engine's {@link ServerStats} and its {@link AdmissionControl}. */
+public final class MetricsView implements ServerMetrics {
+    private final ServerStats stats;
+    private final AdmissionControl admission;
+    private final IntSupplier activeConnections;
+
+    public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections) {
+        this.stats = stats;
+        this.admission = admission;
+        this.activeConnections = activeConnections;
+    }
+
+    @Override public long connectionsAccepted() { return stats.connectionsAccepted.sum(); }
+    @Override public int connectionsActive() { return activeConnections.getAsInt(); }
+    @Override public long acceptPauses() { return stats.acceptPauses.sum(); }
+    @Override public long connectionsTimedOut() { return stats.connectionsTimedOut.sum(); }
+    @Override public long requests() { return stats.requests(); }
+    @Override public long requests(int statusClass) { return stats.requests(statusClass); }
+    @Override public int inFlight() { return admission == null ? 0 : admission.inFlight(); }
+    @Override public int queued() { return admission == null ? 0 : admission.queued(); }
+    @Override public int concurrencyLimit() { return admission == null ? 0 : admission.limit(); }
+    @Override public long bytesIn() { return stats.bytesIn.sum(); }
+    @Override public long bytesOut() { return stats.bytesOut.sum(); }
+    @Override public long latencySumNanos() { return stats.latency.sumNanos(); }
+    @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
+    @Override public Map<String, Long> shed() { return stats.shed(); }
+
+    @Override
+    public List<Long> latencyBucketBoundsNanos() {
+        List<Long> l = new ArrayList<>();
+        for (long b : LatencyHistogram.boundsNanos()) {
+            l.add(b);
+        }
+        return List.copyOf(l);
+    }
+
+    @Override
+    public List<Long> latencyCounts() {
+        List<Long> l = new ArrayList<>();
+        for (long c : stats.latency.counts()) {
+            l.add(c);
+        }
+        return List.copyOf(l);
+    }
+}

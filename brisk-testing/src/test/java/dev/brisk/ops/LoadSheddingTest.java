@@ -1,0 +1,210 @@
+package dev.brisk.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.StaticResponse;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.RawConnection;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-flight limit over real sockets: a slow handler, limit N, and more requests than N. Exactly N
+ * run at once; the rest wait in the queue or get a 503 with Retry-After, never reaching the handler.
+ */
+class LoadSheddingTest {
+    /** A handler that counts how many run at once and blocks until released. */
+    static final class Gate {
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger maxRunning = new AtomicInteger();
+        final AtomicInteger entered = new AtomicInteger();
+        final CountDownLatch release = new CountDownLatch(1);
+
+        void pass() throws InterruptedException {
+            entered.incrementAndGet();
+            int now = running.incrementAndGet();
+            maxRunning.accumulateAndGet(now, Math::max);
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } finally {
+                running.decrementAndGet();
+            }
+        }
+    }
+
+    private static void awaitEntered(Gate gate, int n) throws InterruptedException {
+        for (int i = 0; i < 200 && gate.entered.get() < n; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(gate.entered.get()).isEqualTo(n);
+    }
+
+    @Test
+    void limitNAdmitsExactlyNAndRefusesTheRestWith503() throws Exception {
+        Gate gate = new Gate();
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(4).requestQueueSize(0);
+            cfg.get("/slow", ctx -> {
+                gate.pass();
+                ctx.text("done");
+            });
+        })) {
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> server.get("/slow")));
+            }
+            awaitEntered(gate, 4);
+            for (int i = 0; i < 6; i++) {
+                HttpResponse<String> r = server.get("/slow");
+                assertThat(r.statusCode()).isEqualTo(503);
+                assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(r.body()).contains("Service Unavailable");
+            }
+            assertThat(server.app().metrics().inFlight()).isEqualTo(4);
+            gate.release.countDown();
+            for (CompletableFuture<HttpResponse<String>> c : calls) {
+                assertThat(c.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            }
+            assertThat(gate.entered.get()).isEqualTo(4);
+            assertThat(gate.maxRunning.get()).isEqualTo(4);
+            assertThat(server.app().metrics().shed()).containsEntry("concurrency-limit", 6L);
+            assertThat(server.app().metrics().inFlight()).isZero();
+            // the slots came back: the next request runs
+            assertThat(server.get("/slow").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void queuedRequestsRunInTurnWhenSlotsFree() throws Exception {
+        Gate gate = new Gate();
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(2).requestQueueSize(3).requestQueueTimeout(Duration.ofSeconds(10));
+            cfg.get("/slow", ctx -> {
+                gate.pass();
+                ctx.text("done");
+            });
+        })) {
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> server.get("/slow")));
+            }
+            awaitEntered(gate, 2);
+            for (int i = 0; i < 200 && server.app().metrics().queued() < 3; i++) {
+                Thread.sleep(10);
+            }
+            assertThat(server.app().metrics().queued()).isEqualTo(3);
+            // a sixth finds the queue full
+            assertThat(server.get("/slow").statusCode()).isEqualTo(503);
+            gate.release.countDown();
+            for (CompletableFuture<HttpResponse<String>> c : calls) {
+                assertThat(c.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            }
+            assertThat(gate.maxRunning.get()).isEqualTo(2);
+            assertThat(gate.entered.get()).isEqualTo(5);
+            assertThat(server.app().metrics().queued()).isZero();
+        }
+    }
+
+    @Test
+    void aRequestWaitingLongerThanTheQueueTimeoutGets503() throws Exception {
+        Gate gate = new Gate();
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(1).requestQueueSize(1).requestQueueTimeout(Duration.ofMillis(200));
+            cfg.get("/slow", ctx -> {
+                gate.pass();
+                ctx.text("done");
+            });
+        })) {
+            CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> server.get("/slow"));
+            awaitEntered(gate, 1);
+            long t0 = System.nanoTime();
+            HttpResponse<String> second = server.get("/slow");
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(second.statusCode()).isEqualTo(503);
+            assertThat(ms).isBetween(150L, 2_000L);
+            assertThat(server.app().metrics().shed()).containsEntry("queue-timeout", 1L);
+            gate.release.countDown();
+            assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(gate.entered.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void exemptAndFastStaticRoutesAnswerWhileTheLimitIsFull() throws Exception {
+        Gate gate = new Gate();
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(1).requestQueueSize(0);
+            cfg.fastGet("/live", StaticResponse.text("OK"));
+            cfg.get("/ready", ctx -> ctx.text("ready")).neverShed();
+            cfg.get("/slow", ctx -> {
+                gate.pass();
+                ctx.text("done");
+            });
+        })) {
+            CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> server.get("/slow"));
+            awaitEntered(gate, 1);
+            assertThat(server.get("/slow").statusCode()).isEqualTo(503);
+            assertThat(server.get("/live").statusCode()).isEqualTo(200);
+            assertThat(server.get("/ready").body()).isEqualTo("ready");
+            gate.release.countDown();
+            assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aRefusedRequestsBodyIsNotReadAndTheConnectionCloses() throws Exception {
+        Gate gate = new Gate();
+        AtomicInteger bodies = new AtomicInteger();
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(1).requestQueueSize(0);
+            cfg.get("/slow", ctx -> {
+                gate.pass();
+                ctx.text("done");
+            });
+            cfg.post("/upload", ctx -> {
+                bodies.incrementAndGet();
+                ctx.text(ctx.bodyAsString());
+            });
+        })) {
+            CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> server.get("/slow"));
+            awaitEntered(gate, 1);
+            try (RawConnection c = server.raw()) {
+                // the body claims to be large; a smuggled request follows it and must never run
+                c.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+                RawConnection.Response r = c.read();
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(r.header("Connection")).isEqualToIgnoringCase("close");
+                assertThat(c.closedWithin(3_000)).isTrue();
+            }
+            // a body-less refusal keeps the connection: the next request on it is served once there is room
+            try (RawConnection c = server.raw()) {
+                c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(c.read().status()).isEqualTo(503);
+                gate.release.countDown();
+                assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+                c.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi");
+                RawConnection.Response ok = c.read();
+                assertThat(ok.status()).isEqualTo(200);
+                assertThat(ok.body()).isEqualTo("hi");
+            }
+            assertThat(bodies.get()).isEqualTo(1);
+            assertThat(gate.entered.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void unlimitedByDefault() throws Exception {
+        try (BriskTestServer server = BriskTestServer.start(cfg -> cfg.get("/x", ctx -> ctx.text("x")))) {
+            assertThat(server.app().options().maxConcurrentRequests()).isZero();
+            assertThat(server.get("/x").statusCode()).isEqualTo(200);
+            assertThat(server.app().metrics().concurrencyLimit()).isZero();
+        }
+    }
+}
