@@ -2,6 +2,9 @@ package dev.brisk.examples;
 
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
+import dev.brisk.Context;
+import dev.brisk.Dispatch;
+import dev.brisk.HttpException;
 import dev.brisk.StaticResponse;
 import dev.brisk.jackson.JacksonJsonCodec;
 import java.util.Map;
@@ -16,9 +19,23 @@ import java.util.Map;
  *   <li>{@code GET /users/{id}} the id as text</li>
  *   <li>{@code POST /echo} the request body and its content type</li>
  *   <li>{@code POST /consume} 204 after reading the body</li>
+ *   <li>{@code GET /sleep?ms=N} blocks its thread for N ms (0..60000), then {@code slept N ms}: a
+ *       handler that waits, for overload benchmarks. It always runs on a virtual thread, whatever the
+ *       app's dispatch, because on an event loop it would stall every connection of that loop.</li>
+ *   <li>{@code GET /cpu?work=N} does N units of {@link CpuWork} (0..1000000, about 2.85 µs a unit on
+ *       the 2-core build machine), then {@code work=N checksum=<16 hex digits>}: a handler that burns
+ *       CPU. It runs on the app's dispatch, so a benchmark can also load an event loop with it.</li>
  * </ul>
+ *
+ * <p>{@code ms} and {@code work} are required and must be plain decimal integers in range; anything
+ * else (missing, empty, signed, non-ASCII digits, too large) is a 400 whose text names the parameter
+ * and its range. Missing is an error rather than 0 so that a misspelt parameter cannot silently turn a
+ * benchmark into one of an empty handler.
  */
 public final class ExampleApp {
+    /** The longest accepted {@code /sleep}, in milliseconds. */
+    public static final int MAX_SLEEP_MS = 60_000;
+
     private ExampleApp() {
     }
 
@@ -37,6 +54,49 @@ public final class ExampleApp {
             ctx.body();
             ctx.status(204);
         });
+        cfg.get("/sleep", ExampleApp::sleep).dispatch(Dispatch.VIRTUAL_THREADS);
+        cfg.get("/cpu", ctx -> {
+            int work = intParam(ctx, "work", CpuWork.MAX_WORK);
+            ctx.text("work=" + work + " checksum=" + String.format("%016x", CpuWork.run(work)));
+        });
+    }
+
+    private static void sleep(Context ctx) {
+        int ms = intParam(ctx, "ms", MAX_SLEEP_MS);
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            // only a server shutting down interrupts a handler: keep the flag and answer 503
+            Thread.currentThread().interrupt();
+            throw new HttpException.ServiceUnavailable("interrupted after less than " + ms + " ms");
+        }
+        ctx.text("slept " + ms + " ms");
+    }
+
+    /**
+     * The query parameter {@code name} as an int in 0..{@code max}.
+     *
+     * @throws HttpException.BadRequest naming the parameter and the range when it is missing, empty, not
+     *     plain ASCII digits (so no sign, and none of the other Unicode digits that
+     *     {@link Integer#parseInt} would take), or above {@code max}
+     */
+    static int intParam(Context ctx, String name, int max) {
+        String v = ctx.queryParam(name);
+        String digits = Integer.toString(max);
+        // longer than max's digits can only be out of range (or padded with zeros: rejected too), and
+        // the bound keeps the long below from overflowing
+        boolean ok = v != null && !v.isEmpty() && v.length() <= digits.length();
+        long n = 0;
+        for (int i = 0; ok && i < v.length(); i++) {
+            char c = v.charAt(i);
+            ok = c >= '0' && c <= '9';
+            n = n * 10 + (c - '0');
+        }
+        if (!ok || n > max) {
+            String got = v == null ? "none" : "'" + (v.length() > 20 ? v.substring(0, 20) + "..." : v) + "'";
+            throw new HttpException.BadRequest(name + " must be an integer 0.." + max + ", got " + got);
+        }
+        return (int) n;
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -52,6 +112,8 @@ public final class ExampleApp {
         System.out.println("  curl -d 'hi there' -H 'Content-Type: text/plain' " + base + "/echo");
         System.out.println("  curl -i -d @README.md " + base + "/consume");
         System.out.println("  curl " + base + "/health");
+        System.out.println("  curl '" + base + "/sleep?ms=250'");
+        System.out.println("  curl '" + base + "/cpu?work=1000'");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }
