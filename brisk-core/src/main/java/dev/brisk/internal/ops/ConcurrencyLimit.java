@@ -20,6 +20,8 @@ public interface ConcurrencyLimit {
      * The current limit on admitted requests in flight: always {@code >= 1}, so that a server is never shut
      * completely. May change between calls; a reader needs no consistency with earlier calls. Cheap enough to call
      * for every request (a plain volatile read in the implementations here).
+     *
+     * @return the limit, {@code >= 1}
      */
     int current();
 

@@ -5,6 +5,8 @@ public final class FixedLimit implements ConcurrencyLimit {
     private final int limit;
 
     /**
+     * A limit that never changes.
+     *
      * @param limit the limit on requests in flight, {@code >= 1}
      * @throws IllegalArgumentException if {@code limit < 1}
      */
