@@ -200,6 +200,31 @@ class LoadSheddingTest {
     }
 
     @Test
+    void anAdaptiveLimitComesDownWhenRequestsGetSlow() throws Exception {
+        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+            cfg.options().maxConcurrentRequests(20).requestQueueSize(100).requestQueueTimeout(Duration.ofSeconds(30))
+                    .concurrencyLimit(dev.brisk.ConcurrencyLimitMode.ADAPTIVE);
+            cfg.get("/slow", ctx -> {
+                Thread.sleep(300); // above the 250 ms the adaptive limit tolerates
+                ctx.text("done");
+            });
+        })) {
+            assertThat(server.app().metrics().concurrencyLimit()).isEqualTo(20);
+            for (int round = 0; round < 4; round++) {
+                List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    calls.add(CompletableFuture.supplyAsync(() -> server.get("/slow")));
+                }
+                for (CompletableFuture<HttpResponse<String>> c : calls) {
+                    assertThat(c.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+                }
+            }
+            int limit = server.app().metrics().concurrencyLimit();
+            assertThat(limit).isLessThan(20).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
     void unlimitedByDefault() throws Exception {
         try (BriskTestServer server = BriskTestServer.start(cfg -> cfg.get("/x", ctx -> ctx.text("x")))) {
             assertThat(server.app().options().maxConcurrentRequests()).isZero();

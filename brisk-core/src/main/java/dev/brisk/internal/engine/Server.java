@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.brisk.ConcurrencyLimitMode;
 import dev.brisk.internal.ops.AdmissionControl;
+import dev.brisk.internal.ops.AimdLimit;
 import dev.brisk.internal.ops.FixedLimit;
 import dev.brisk.internal.ops.ServerStats;
 
@@ -47,9 +48,18 @@ public final class Server {
         this.userWorkers = userWorkers;
         int max = options.maxConcurrentRequests();
         this.admission = max == 0 ? null : new AdmissionControl(
-                options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE
-                        ? new FixedLimit(max) /* TODO AIMD */ : new FixedLimit(max),
+                options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
+    }
+
+    /**
+     * The adaptive limit for a maximum of {@code max}: starts at the maximum (no evidence yet of
+     * trouble), is cut ×0.9 when requests take over 250 ms, grows back by one per 100 ms while busy
+     * and fast, and never goes below a tenth of the maximum.
+     */
+    static AimdLimit adaptive(int max) {
+        return new AimdLimit(new AimdLimit.Settings(max, Math.max(1, max / 10), max, 0.9,
+                java.time.Duration.ofMillis(250), java.time.Duration.ofMillis(100)));
     }
 
     /** The engine's counters. */
