@@ -2,12 +2,15 @@ package dev.brisk.examples;
 
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
+import dev.brisk.ConfigSource;
 import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
 import dev.brisk.StaticResponse;
 import dev.brisk.jackson.JacksonJsonCodec;
+import dev.brisk.micrometer.MetricsServer;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * The example app: the routes the benchmarks use ({@code ./brisk example}).
@@ -26,6 +29,9 @@ import java.util.Map;
  *       the 2-core build machine), then {@code work=N checksum=<16 hex digits>}: a handler that burns
  *       CPU. It runs on the app's dispatch, so a benchmark can also load an event loop with it.</li>
  * </ul>
+ *
+ * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
+ * Prometheus {@code GET /metrics} on that port ({@link ExampleMetrics}); the routes above never include it.
  *
  * <p>{@code ms} and {@code work} are required and must be plain decimal integers in range; anything
  * else (missing, empty, signed, non-ASCII digits, too large) is a 400 whose text names the parameter
@@ -99,12 +105,29 @@ public final class ExampleApp {
         return (int) n;
     }
 
+    /**
+     * Runs the example app until SIGTERM or Ctrl-C; with {@code metrics-port} set, also the metrics port
+     * ({@link ExampleMetrics}).
+     */
     public static void main(String[] args) throws InterruptedException {
+        // read before anything listens: a bad value fails the start instead of leaving a half-started app
+        OptionalInt metricsPort = ExampleMetrics.port(ConfigSource.load());
         Brisk app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
         String host = app.options().host().equals("0.0.0.0") ? "localhost" : app.options().host();
         String base = "http://" + host + ":" + app.port();
         System.out.println("Brisk example app" + " listening on " + base
                 + " (" + app.options().ioThreads() + " I/O threads, dispatch " + app.options().dispatch() + ")");
+        if (metricsPort.isPresent()) {
+            MetricsServer metrics;
+            try {
+                metrics = ExampleMetrics.start(app, metricsPort.getAsInt());
+            } catch (RuntimeException e) {
+                app.close(); // its threads would otherwise keep the JVM up without the asked-for metrics
+                throw e;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(metrics::close, "brisk-metrics-shutdown"));
+            System.out.println("Metrics (Prometheus) on " + metrics.url());
+        }
         System.out.println("Try:");
         System.out.println("  curl " + base + "/hello");
         System.out.println("  curl " + base + "/json");

@@ -18,34 +18,38 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example app as a user runs it: its own JVM, the port from {@code BRISK_PORT}, curl as the client, and
- * SIGTERM to stop it.
+ * The example app as a user runs it: its own JVM, the ports from {@code BRISK_PORT} and
+ * {@code BRISK_METRICS_PORT}, curl as the client, and SIGTERM to stop it.
  */
 class ExampleProcessTest {
     private Process demo;
     private int port;
+    private int metricsPort;
 
     @BeforeEach
     void startDemo() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0); ServerSocket m = new ServerSocket(0)) {
             port = s.getLocalPort();
+            metricsPort = m.getLocalPort();
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 "dev.brisk.examples.ExampleApp");
         pb.environment().put("BRISK_PORT", Integer.toString(port));
         pb.environment().put("BRISK_HOST", "127.0.0.1");
+        pb.environment().put("BRISK_METRICS_PORT", Integer.toString(metricsPort));
         pb.redirectErrorStream(true);
         demo = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
         String first = CompletableFuture.supplyAsync(() -> {
             try {
-                return out.readLine();
+                return out.readLine() + "\n" + out.readLine();
             } catch (IOException e) {
                 return null;
             }
         }).get(30, TimeUnit.SECONDS);
-        assertThat(first).contains("listening on http://127.0.0.1:" + port);
+        assertThat(first).startsWith("Brisk example app listening on http://127.0.0.1:" + port + " ")
+                .endsWith("\nMetrics (Prometheus) on http://127.0.0.1:" + metricsPort + "/metrics");
         // keep draining its output so it never blocks on a full pipe
         Thread.ofVirtual().start(() -> {
             try {
@@ -98,11 +102,15 @@ class ExampleProcessTest {
         // two requests on one curl connection: keep-alive works with a real client
         String two = curl(base + "/hello", base + "/users/7");
         assertThat(two).contains("Hello, World!").endsWith("\n\n7");
+        assertThat(curl("http://127.0.0.1:" + metricsPort + "/metrics")).startsWith("HTTP/1.1 200 OK\n")
+                .contains("brisk_requests_total{status_class=\"2xx\"} 8.0\n");
+        assertThat(curl(base + "/metrics")).as("not on the app's port").startsWith("HTTP/1.1 404");
 
         demo.destroy(); // SIGTERM: the shutdown hook closes the server
         assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
-        try (ServerSocket again = new ServerSocket(port)) {
+        try (ServerSocket again = new ServerSocket(port); ServerSocket metricsAgain = new ServerSocket(metricsPort)) {
             assertThat(again.getLocalPort()).isEqualTo(port);
+            assertThat(metricsAgain.getLocalPort()).isEqualTo(metricsPort);
         }
     }
 }

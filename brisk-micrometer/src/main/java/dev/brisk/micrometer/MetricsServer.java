@@ -1,0 +1,72 @@
+package dev.brisk.micrometer;
+
+import dev.brisk.Brisk;
+import dev.brisk.ConfigSource;
+import java.util.function.Supplier;
+
+/**
+ * A second, small Brisk instance serving {@code GET /metrics} on its own port, so that scrapes never
+ * compete with the app's traffic (nor count in its metrics, nor get shed by its limits).
+ *
+ * <p>The body comes from a scrape function, which keeps this module free of any particular registry:
+ * with Micrometer's Prometheus registry, {@code MetricsServer.start(host, port, registry::scrape,
+ * MetricsServer.PROMETHEUS_TEXT)}. Outside configuration ({@code BRISK_PORT}, {@code brisk.properties},
+ * ...) is ignored: it is meant for the app, and would otherwise move this server onto the app's port.
+ */
+public final class MetricsServer implements AutoCloseable {
+    /** The path served. */
+    public static final String PATH = "/metrics";
+
+    /** The content type of the Prometheus text exposition format 0.0.4. */
+    public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final Brisk server;
+
+    private MetricsServer(Brisk server) {
+        this.server = server;
+    }
+
+    /**
+     * Binds {@code host}:{@code port} and serves {@code GET /metrics}: the text of {@code scrape}, called
+     * once per request, as {@code contentType}. Any other path is a 404.
+     *
+     * @param port the port; 0 for any free one (see {@link #port()})
+     * @throws java.io.UncheckedIOException when the port cannot be bound
+     */
+    public static MetricsServer start(String host, int port, Supplier<String> scrape, String contentType) {
+        Brisk server = Brisk.create(cfg -> {
+            cfg.configSource(ConfigSource.empty()).host(host).port(port);
+            // a scrape every few seconds needs no more than one I/O loop
+            cfg.options().ioThreads(1);
+            cfg.get(PATH, ctx -> ctx.text(scrape.get()).contentType(contentType));
+        });
+        return new MetricsServer(server.start());
+    }
+
+    /** The bound port. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The address it listens on, as given. */
+    public String host() {
+        return server.options().host();
+    }
+
+    /** The URL to scrape ({@code localhost} when listening on every address). */
+    public String url() {
+        String h = host();
+        if (h.equals("0.0.0.0") || h.equals("::")) {
+            h = "localhost";
+        } else if (h.indexOf(':') >= 0) {
+            h = "[" + h + "]";
+        }
+        return "http://" + h + ":" + port() + PATH;
+    }
+
+    /** Stops serving (graceful: a scrape in progress finishes). Idempotent. */
+    @Override
+    public void close() {
+        server.close();
+    }
+}
