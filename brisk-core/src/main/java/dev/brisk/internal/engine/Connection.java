@@ -95,7 +95,7 @@ final class Connection implements ExchangeOwner {
     // admission: the slot is released once, by whichever of completion / failure / close comes first
     private final java.util.concurrent.atomic.AtomicBoolean holdsSlot = new java.util.concurrent.atomic.AtomicBoolean();
     private long admittedAt;
-    private volatile boolean dispatched;
+    private boolean dispatched; // loop thread only
     private AdmissionControl.Ticket ticket;
     private boolean deferred;
     private CompletableFuture<byte[]> bodyWaiter;
@@ -160,7 +160,7 @@ final class Connection implements ExchangeOwner {
         if (n < 0) {
             onEof();
         } else if (n > 0) {
-            server.stats().bytesIn.add(n);
+            loop.counters.bytesIn(n);
             if (state == READ_BODY) {
                 deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
             }
@@ -270,7 +270,7 @@ final class Connection implements ExchangeOwner {
                         : fast.find(ROOT, 0, 1); // absolute-form without a path means "/"
                 if (e != null) {
                     state = HANDLING;
-                    server.stats().response(e.status(), 0);
+                    loop.counters.response(e.status(), 0);
                     int conn = closeAfter ? FastRoutes.CLOSE : http11 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
                     sendStatic(e.bytes(head, conn));
                     return;
@@ -355,8 +355,8 @@ final class Connection implements ExchangeOwner {
 
     /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
     private void shed(ServerStats.ShedReason reason) {
-        server.stats().shed(reason);
-        server.stats().response(503, System.nanoTime() - headAt);
+        loop.counters.shed(reason);
+        loop.counters.response(503, System.nanoTime() - headAt);
         state = HANDLING;
         exchange = null;
         if (parser.hasBody()) {
@@ -481,7 +481,7 @@ final class Connection implements ExchangeOwner {
 
     /** Answers a request that cannot be served and closes: no later byte is read as a request. */
     private void reject(int status, String message) {
-        server.stats().parseError(status);
+        loop.counters.parseError(status);
         if (!dispatched) {
             releaseSlot();
         }
@@ -611,7 +611,7 @@ final class Connection implements ExchangeOwner {
             return;
         }
         int status = ex.status();
-        server.stats().response(status, System.nanoTime() - headAt);
+        loop.counters.response(status, System.nanoTime() - headAt);
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
         byte[] body = ex.responseBody();
@@ -706,7 +706,7 @@ final class Connection implements ExchangeOwner {
             return;
         }
         if (n > 0) {
-            server.stats().bytesOut.add(n);
+            loop.counters.bytesOut(n);
         }
         if (outHead.hasRemaining() || (outBody != null && outBody.hasRemaining())) {
             if (n > 0) {
@@ -845,7 +845,7 @@ final class Connection implements ExchangeOwner {
         }
         if (outHead != null) {
             if (now - writeDeadline > 0) {
-                server.stats().connectionsTimedOut.increment();
+                loop.counters.timedOut();
                 close();
             }
             return;
@@ -856,7 +856,7 @@ final class Connection implements ExchangeOwner {
         switch (state) {
             case READ_HEAD -> {
                 boolean partial = parser.started() || (in != null && in.position() > reqStart);
-                server.stats().connectionsTimedOut.increment();
+                loop.counters.timedOut();
                 if (partial) {
                     reject(408, "Request header read timeout");
                 } else {
@@ -870,7 +870,7 @@ final class Connection implements ExchangeOwner {
                 }
             }
             case READ_BODY -> {
-                server.stats().connectionsTimedOut.increment();
+                loop.counters.timedOut();
                 if (deferred) {
                     bodyFailed(new HttpParseException(408, "Request body read timeout"));
                 } else {

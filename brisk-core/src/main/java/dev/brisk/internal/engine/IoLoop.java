@@ -22,6 +22,8 @@ final class IoLoop implements Runnable {
 
     final Server server;
     final BufferPool inPool;
+    /** This loop's counters: written by this loop's thread only. */
+    final dev.brisk.internal.ops.LoopCounters counters;
     final BufferPool outPool;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -39,6 +41,7 @@ final class IoLoop implements Runnable {
         this.selector = Selector.open();
         this.inPool = new BufferPool(8 * 1024, 1024);
         this.outPool = new BufferPool(16 * 1024, 1024);
+        this.counters = server.stats().newLoop();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
 

@@ -21,15 +21,15 @@ public final class MetricsView implements ServerMetrics {
     @Override public long connectionsAccepted() { return stats.connectionsAccepted.sum(); }
     @Override public int connectionsActive() { return activeConnections.getAsInt(); }
     @Override public long acceptPauses() { return stats.acceptPauses.sum(); }
-    @Override public long connectionsTimedOut() { return stats.connectionsTimedOut.sum(); }
+    @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
     @Override public long requests() { return stats.requests(); }
     @Override public long requests(int statusClass) { return stats.requests(statusClass); }
     @Override public int inFlight() { return admission == null ? 0 : admission.inFlight(); }
     @Override public int queued() { return admission == null ? 0 : admission.queued(); }
     @Override public int concurrencyLimit() { return admission == null ? 0 : admission.limit(); }
-    @Override public long bytesIn() { return stats.bytesIn.sum(); }
-    @Override public long bytesOut() { return stats.bytesOut.sum(); }
-    @Override public long latencySumNanos() { return stats.latency.sumNanos(); }
+    @Override public long bytesIn() { return stats.bytesIn(); }
+    @Override public long bytesOut() { return stats.bytesOut(); }
+    @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }
 
@@ -45,7 +45,7 @@ public final class MetricsView implements ServerMetrics {
     @Override
     public List<Long> latencyCounts() {
         List<Long> l = new ArrayList<>();
-        for (long c : stats.latency.counts()) {
+        for (long c : stats.latencyCounts()) {
             l.add(c);
         }
         return List.copyOf(l);

@@ -1,0 +1,61 @@
+package dev.brisk.internal.ops;
+
+/**
+ * One I/O loop's counters. Only that loop's thread writes them, so a count is a plain increment, not
+ * an atomic operation (the engine's hot path pays a few nanoseconds, not a CAS per counter); readers
+ * on other threads sum every loop's values and may see them a moment late, which metrics tolerate.
+ * Longs are written whole on the 64-bit JVMs Brisk runs on.
+ */
+public final class LoopCounters {
+    long bytesIn;
+    long bytesOut;
+    long timedOut;
+    final long[] statusClass = new long[6];
+    final long[] latencyBuckets = new long[LatencyHistogram.BOUNDS_NANOS.length + 1];
+    long latencySum;
+    final long[] parseErrors = new long[ServerStats.PARSE_ERROR_KINDS.length];
+    final long[] shed = new long[ServerStats.ShedReason.values().length];
+
+    LoopCounters() {
+    }
+
+    public void bytesIn(long n) {
+        bytesIn += n;
+    }
+
+    public void bytesOut(long n) {
+        bytesOut += n;
+    }
+
+    public void timedOut() {
+        timedOut++;
+    }
+
+    /** One response sent: its status and its latency from the end of the request head. */
+    public void response(int status, long nanos) {
+        status(status);
+        int i = 0;
+        long[] bounds = LatencyHistogram.BOUNDS_NANOS;
+        while (i < bounds.length && nanos > bounds[i]) {
+            i++;
+        }
+        latencyBuckets[i]++;
+        latencySum += nanos;
+    }
+
+    /** One response whose latency means nothing (refused before its head was whole). */
+    public void status(int status) {
+        int cls = status / 100;
+        statusClass[cls >= 1 && cls <= 5 ? cls : 0]++;
+    }
+
+    /** A request refused while being parsed or read, answered with {@code status}. */
+    public void parseError(int status) {
+        status(status);
+        parseErrors[ServerStats.parseErrorIndex(status)]++;
+    }
+
+    public void shed(ServerStats.ShedReason reason) {
+        shed[reason.ordinal()]++;
+    }
+}
