@@ -27,6 +27,13 @@ public interface ServerMetrics {
     /** Responses with a {@code cls}xx status, {@code cls} from 1 to 5. */
     long requests(int statusClass);
 
+    /**
+     * Responses per route, keyed {@code "GET /users/{id}"} (method and template, never the raw path), by
+     * status class: {@code counts[c]} for {@code c}xx, {@code c} from 1 to 5 (index 0 unused). Requests
+     * no route matched (404, 405), fast-static answers and requests refused by load shedding are not in it.
+     */
+    Map<String, long[]> requestsByRoute();
+
     /** Requests admitted and not yet answered (a gauge; 0 when requests are not limited). */
     int inFlight();
 

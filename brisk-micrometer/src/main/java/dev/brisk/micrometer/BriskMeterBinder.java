@@ -110,6 +110,19 @@ public final class BriskMeterBinder implements MeterBinder {
             counter(registry, "brisk.requests.shed", "requests refused by load shedding, by reason",
                     m -> m.shed().getOrDefault(reason, 0L), Tags.of("reason", reason));
         }
+        // routes are fixed once the app starts: one series per route template and status class
+        for (String key : metrics.requestsByRoute().keySet()) {
+            int space = key.indexOf(' ');
+            Tags route = Tags.of("method", key.substring(0, space), "route", key.substring(space + 1));
+            for (int cls = 1; cls <= 5; cls++) {
+                int c = cls;
+                counter(registry, "brisk.route.requests", "responses by route template and status class",
+                        m -> {
+                            long[] counts = m.requestsByRoute().get(key);
+                            return counts == null ? 0 : counts[c];
+                        }, route.and("status_class", c + "xx"));
+            }
+        }
         latency(registry);
         signals(registry);
     }

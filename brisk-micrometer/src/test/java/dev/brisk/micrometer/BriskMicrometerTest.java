@@ -104,6 +104,12 @@ class BriskMicrometerTest {
 
         String after = registry.scrape();
         assertThat(after).contains("brisk_requests_total{status_class=\"2xx\"} 4.0\n");
+        // by route template: /hi answered 3 times; the 503 refusal never reached the route, so it is not counted there
+        assertThat(value(after, "brisk_route_requests_total{method=\"GET\",route=\"/hi\",status_class=\"2xx\"}"))
+                .isEqualTo(3.0);
+        assertThat(value(after, "brisk_route_requests_total{method=\"GET\",route=\"/slow\",status_class=\"2xx\"}"))
+                .isEqualTo(1.0);
+        assertThat(after).doesNotContain("route=\"/nope\"");
         assertThat(value(after, "brisk_requests_total{status_class=\"4xx\"}")).isEqualTo(2.0);
         assertThat(value(after, "brisk_requests_total{status_class=\"5xx\"}")).isEqualTo(1.0);
         assertThat(value(after, "brisk_requests_total{status_class=\"1xx\"}")).isZero();
@@ -143,7 +149,7 @@ class BriskMicrometerTest {
                 "brisk_requests_queued", "brisk_concurrency_limit", "brisk_bytes_in_total", "brisk_bytes_out_total",
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
-                "brisk_needs_scaleout", "brisk_connection_headroom");
+                "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total");
     }
 
     @Test

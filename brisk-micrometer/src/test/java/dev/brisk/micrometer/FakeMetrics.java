@@ -32,4 +32,9 @@ final class FakeMetrics implements ServerMetrics {
     @Override public long latencySumNanos() { return 0; }
     @Override public Map<String, Long> parseErrors() { return Map.of(); }
     @Override public Map<String, Long> shed() { return Map.copyOf(shed); }
+
+    @Override
+    public java.util.Map<String, long[]> requestsByRoute() {
+        return java.util.Map.of();
+    }
 }

@@ -15,6 +15,7 @@ class ServerMetricsTest {
         try (BriskTestServer server = BriskTestServer.start(cfg -> {
             cfg.fastGet("/health", StaticResponse.text("OK"));
             cfg.get("/hello", ctx -> ctx.text("Hello"));
+            cfg.get("/users/{id}", ctx -> ctx.status(ctx.pathParam("id").equals("0") ? 404 : 200).text("u"));
             cfg.get("/boom", ctx -> {
                 throw new IllegalStateException("boom");
             });
@@ -35,10 +36,19 @@ class ServerMetricsTest {
                 assertThat(c.read().status()).isEqualTo(414);
             }
 
-            assertThat(m.requests(2)).isEqualTo(6);
-            assertThat(m.requests(4)).isEqualTo(3); // 404, 400, 414
+            for (String id : new String[] {"1", "2", "0", "secret-raw-path"}) {
+                server.get("/users/" + id);
+            }
+            assertThat(m.requestsByRoute()).containsOnlyKeys("GET /health", "GET /hello", "GET /users/{id}", "GET /boom");
+            assertThat(m.requestsByRoute().get("GET /users/{id}")).containsExactly(0, 0, 3, 0, 1, 0);
+            assertThat(m.requestsByRoute().get("GET /hello")[2]).isEqualTo(5);
+            assertThat(m.requestsByRoute().get("GET /boom")[5]).isEqualTo(1);
+            assertThat(m.requestsByRoute().get("GET /health")[2]).isZero(); // answered fast-static, not routed
+
+            assertThat(m.requests(2)).isEqualTo(9);
+            assertThat(m.requests(4)).isEqualTo(4); // 404 (missing), 404 (user 0), 400, 414
             assertThat(m.requests(5)).isEqualTo(1);
-            assertThat(m.requests()).isEqualTo(10);
+            assertThat(m.requests()).isEqualTo(14);
             assertThat(m.parseErrors()).containsEntry("bad-request", 1L).containsEntry("uri-too-long", 1L);
             // refusals during parsing have no latency; every other response has one (fast-static: ~0)
             assertThat(m.latencyCounts().stream().mapToLong(Long::longValue).sum()).isEqualTo(m.requests() - 2);

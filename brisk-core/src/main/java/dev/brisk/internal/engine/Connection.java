@@ -612,6 +612,9 @@ final class Connection implements ExchangeOwner {
         }
         int status = ex.status();
         loop.counters.response(status, System.nanoTime() - headAt);
+        if (ex.route() != null) {
+            ex.route().stats().response(status);
+        }
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
         byte[] body = ex.responseBody();

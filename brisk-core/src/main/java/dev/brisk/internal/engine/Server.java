@@ -76,7 +76,7 @@ public final class Server {
         return options;
     }
 
-    App app() {
+    public App app() {
         return app;
     }
 

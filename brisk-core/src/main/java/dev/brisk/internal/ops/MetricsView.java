@@ -11,8 +11,11 @@ public final class MetricsView implements ServerMetrics {
     private final ServerStats stats;
     private final AdmissionControl admission;
     private final IntSupplier activeConnections;
+    private final List<dev.brisk.internal.routing.CompiledRoute> routes;
 
-    public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections) {
+    public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections,
+                       List<dev.brisk.internal.routing.CompiledRoute> routes) {
+        this.routes = routes;
         this.stats = stats;
         this.admission = admission;
         this.activeConnections = activeConnections;
@@ -32,6 +35,24 @@ public final class MetricsView implements ServerMetrics {
     @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }
+
+    @Override
+    public Map<String, long[]> requestsByRoute() {
+        Map<String, long[]> m = new java.util.LinkedHashMap<>();
+        for (dev.brisk.internal.routing.CompiledRoute r : routes) {
+            long[] c = new long[6];
+            for (int cls = 1; cls <= 5; cls++) {
+                c[cls] = r.stats().requests(cls);
+            }
+            m.merge(r.method().name() + " " + r.template(), c, (a, b) -> {
+                for (int i = 0; i < a.length; i++) {
+                    a[i] += b[i];
+                }
+                return a;
+            });
+        }
+        return m;
+    }
 
     @Override
     public List<Long> latencyBucketBoundsNanos() {

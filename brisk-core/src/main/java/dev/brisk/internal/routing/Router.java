@@ -14,6 +14,7 @@ public final class Router {
     // exact paths map straight to a ready match: a hit allocates nothing
     private final Map<String, RouteMatch> exact = new HashMap<>();
     private final Node root = new Node();
+    private final List<CompiledRoute> all = new java.util.ArrayList<>();
 
     private static final class Node {
         final Map<String, Node> literals = new HashMap<>();
@@ -22,8 +23,14 @@ public final class Router {
         RouteEntry wildcard;
     }
 
+    /** Every route added, in order (for per-route metrics). */
+    public List<CompiledRoute> routes() {
+        return java.util.Collections.unmodifiableList(all);
+    }
+
     /** Registers a route. Not for use after the router is shared. */
     public void add(CompiledRoute route) {
+        all.add(route);
         PathTemplate t = PathTemplate.parse(route.template());
         if (!t.paramNames().equals(route.paramNames())) {
             throw new IllegalArgumentException("parameter names do not match template " + route.template());

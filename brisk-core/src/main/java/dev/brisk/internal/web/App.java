@@ -62,6 +62,11 @@ public final class App {
         this.workers = workers;
     }
 
+    /** Every normal route (fast-static ones included as their GET fallbacks), for per-route metrics. */
+    public java.util.List<CompiledRoute> routes() {
+        return router.routes();
+    }
+
     public FastRoutes fastRoutes() {
         return fastRoutes;
     }
