@@ -14,6 +14,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
@@ -29,6 +32,9 @@ public final class EventsMetrics implements PollListener {
     private final Counter records;
     private final Counter skipped;
     private final Counter notOnline;
+    // route template -> method -> status -> timer
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, AtomicReferenceArray<Timer>>> timers =
+            new ConcurrentHashMap<>();
 
     public EventsMetrics(EventCatalog catalog, ResponseCache cache, Supplier<Instant> lastSuccess) {
         records = Counter.builder("events.feed.records").description("feed records read").register(registry);
@@ -57,23 +63,38 @@ public final class EventsMetrics implements PollListener {
                 status = e.status();
                 throw e;
             } finally {
-                String route = ctx.routeTemplate();
-                Timer.builder("http.server.requests")
-                        .tag("method", ctx.method())
-                        .tag("route", route == null ? "unmatched" : route)
-                        .tag("status", Integer.toString(status))
-                        .publishPercentileHistogram()
-                        .register(registry)
-                        .record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+                timer(ctx.method(), ctx.routeTemplate(), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
             }
         };
+    }
+
+    /**
+     * The timer of (method, route, status), registered on first use and then found without building a
+     * meter id: registering per request would cost an id, its tags and a registry lookup each time.
+     */
+    private Timer timer(String method, String route, int status) {
+        String r = route == null ? "unmatched" : route;
+        AtomicReferenceArray<Timer> byStatus = timers.computeIfAbsent(r, k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(method, k -> new AtomicReferenceArray<>(600));
+        int slot = status >= 100 && status < 600 ? status : 0;
+        Timer t = byStatus.get(slot);
+        if (t == null) {
+            t = Timer.builder("http.server.requests")
+                    .tag("method", method)
+                    .tag("route", r)
+                    .tag("status", Integer.toString(status))
+                    .publishPercentileHistogram()
+                    .register(registry); // idempotent: a racing first use gets the same timer
+            byStatus.set(slot, t);
+        }
+        return t;
     }
 
     @Override
     public void polled(PollOutcome o) {
         Timer.builder("events.poll").tag("result", o.result().name().toLowerCase(java.util.Locale.ROOT))
                 .description("polls of the provider by result").register(registry)
-                .record(o.nanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                .record(o.nanos(), TimeUnit.NANOSECONDS);
         if (!o.ok()) {
             Counter.builder("events.poll.failures").tag("reason", o.reason()).register(registry).increment();
         }

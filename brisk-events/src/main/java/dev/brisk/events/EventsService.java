@@ -2,7 +2,6 @@ package dev.brisk.events;
 
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
-import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
 import dev.brisk.StaticResponse;
@@ -15,6 +14,8 @@ import dev.brisk.events.search.SearchBody;
 import dev.brisk.events.search.SearchJson;
 import dev.brisk.events.search.SearchQuery;
 import dev.brisk.events.store.EventStore;
+import dev.brisk.micrometer.BriskMeterBinder;
+import dev.brisk.micrometer.MetricsServer;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -36,7 +37,7 @@ public final class EventsService implements AutoCloseable {
     private final FeedPoller poller;
     private final EventsMetrics metrics;
     private final Brisk http;
-    private final Brisk metricsHttp;
+    private final MetricsServer metricsHttp;
     private volatile boolean stopping;
 
     private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions, boolean poll) {
@@ -48,7 +49,7 @@ public final class EventsService implements AutoCloseable {
         this.store = EventStore.open(config.effectiveDbUrl());
         FeedPoller p = null;
         Brisk main = null;
-        Brisk side = null;
+        MetricsServer side = null;
         try {
             p = new FeedPoller(new FeedPoller.Options(config.providerUrl(), config.pollInterval(),
                     config.connectTimeout(), config.readTimeout(), config.maxBackoff()),
@@ -61,13 +62,10 @@ public final class EventsService implements AutoCloseable {
             }).start();
             this.http = main;
             if (config.metricsPort() != EventsConfig.METRICS_OFF) {
-                String host = main.options().host();
-                side = Brisk.create(cfg -> {
-                    // its own port and limits: scraping never competes with the main port
-                    cfg.configSource(ConfigSource.empty()).host(host).port(config.metricsPort());
-                    cfg.get("/metrics", ctx -> ctx.text(metrics.scrape())
-                            .contentType("text/plain; version=0.0.4; charset=utf-8"));
-                }).start();
+                // the engine's own meters next to the service's, on a port of their own
+                new BriskMeterBinder(main).bindTo(metrics.registry());
+                side = MetricsServer.start(main.options().host(), config.metricsPort(), metrics::scrape,
+                        MetricsServer.PROMETHEUS_TEXT);
             }
             this.metricsHttp = side;
             long t0 = System.nanoTime();
@@ -194,7 +192,7 @@ public final class EventsService implements AutoCloseable {
         closeAll(poller, http, metricsHttp);
     }
 
-    private void closeAll(FeedPoller p, Brisk main, Brisk side) {
+    private void closeAll(FeedPoller p, Brisk main, MetricsServer side) {
         stopping = true;
         if (p != null) {
             p.close();

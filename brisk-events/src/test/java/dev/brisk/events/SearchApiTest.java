@@ -159,6 +159,7 @@ class SearchApiTest {
                 .contains("events_stored 3.0")
                 .contains("events_search_cache_total{result=\"hit\"}")
                 .contains("events_poll_failures_total{reason=\"io\"}")
+                .contains("brisk_route_requests_total{method=\"GET\",route=\"/search\",status_class=\"2xx\"}")
                 .doesNotContain("route=\"/search?");
     }
 }

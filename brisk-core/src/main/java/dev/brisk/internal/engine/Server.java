@@ -171,7 +171,6 @@ public final class Server {
     }
 
     void connectionClosed() {
-        stats.connectionsClosed.increment();
         int before = connections.getAndDecrement();
         if (before >= options.maxConnections()) {
             synchronized (slotLock) {

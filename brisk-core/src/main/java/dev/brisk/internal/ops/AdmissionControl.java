@@ -65,12 +65,7 @@ public final class AdmissionControl {
         }
         queue.add(ticket);
         // a slot may have been freed between the failed take and the add, with nobody left to pass it on
-        while (!queue.isEmpty() && tryTakeSlot()) {
-            if (!grantNext()) {
-                inFlight.decrementAndGet();
-                break;
-            }
-        }
+        grantFreeSlots();
         return true;
     }
 
@@ -84,9 +79,15 @@ public final class AdmissionControl {
             return;
         }
         inFlight.decrementAndGet();
+        // a waiter may have queued after grantNext looked and before the slot came back
+        grantFreeSlots();
+    }
+
+    /** Hands free slots to waiters while both exist. */
+    private void grantFreeSlots() {
         while (!queue.isEmpty() && tryTakeSlot()) {
             if (!grantNext()) {
-                inFlight.decrementAndGet();
+                inFlight.decrementAndGet(); // the waiters had all gone: the slot goes back
                 break;
             }
         }

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToLongFunction;
 
 /**
  * The engine's own counters, without dependencies or locks: per-loop {@link LoopCounters} for what
- * the I/O loops count (plain increments by their single writer), LongAdders for the rest
- * (acceptor, closes). Read by {@code Brisk.metrics()}, which sums them.
+ * the I/O loops count (plain increments by their single writer), LongAdders for the acceptor's. Read by {@code Brisk.metrics()}, which sums them.
  */
 public final class ServerStats {
     /** Why a request was refused before reaching its handler. */
@@ -31,7 +31,6 @@ public final class ServerStats {
         "not-implemented", "version-not-supported", "other"};
 
     public final LongAdder connectionsAccepted = new LongAdder();
-    public final LongAdder connectionsClosed = new LongAdder();
     public final LongAdder acceptPauses = new LongAdder();
     private final List<LoopCounters> loops = new CopyOnWriteArrayList<>();
 
@@ -50,50 +49,43 @@ public final class ServerStats {
         return i;
     }
 
-    public long bytesIn() {
+    /** The sum over every loop of one of its counters. */
+    private long sum(ToLongFunction<LoopCounters> counter) {
         long n = 0;
         for (LoopCounters c : loops) {
-            n += c.bytesIn;
+            n += counter.applyAsLong(c);
         }
         return n;
+    }
+
+    public long bytesIn() {
+        return sum(c -> c.bytesIn);
     }
 
     public long bytesOut() {
-        long n = 0;
-        for (LoopCounters c : loops) {
-            n += c.bytesOut;
-        }
-        return n;
+        return sum(c -> c.bytesOut);
     }
 
     public long connectionsTimedOut() {
-        long n = 0;
-        for (LoopCounters c : loops) {
-            n += c.timedOut;
-        }
-        return n;
+        return sum(c -> c.timedOut);
+    }
+
+    public long latencySumNanos() {
+        return sum(c -> c.latencySum);
     }
 
     public long requests() {
         long n = 0;
-        for (LoopCounters c : loops) {
-            for (long v : c.statusClass) {
-                n += v;
-            }
+        for (int cls = 0; cls < 6; cls++) {
+            int i = cls;
+            n += sum(c -> c.statusClass[i]);
         }
         return n;
     }
 
     /** Responses whose status is {@code cls}xx (1..5). */
     public long requests(int cls) {
-        if (cls < 1 || cls > 5) {
-            return 0;
-        }
-        long n = 0;
-        for (LoopCounters c : loops) {
-            n += c.statusClass[cls];
-        }
-        return n;
+        return cls < 1 || cls > 5 ? 0 : sum(c -> c.statusClass[cls]);
     }
 
     /** Per-bucket latency counts (not cumulative), one more than the bounds (overflow last). */
@@ -107,22 +99,11 @@ public final class ServerStats {
         return sum;
     }
 
-    public long latencySumNanos() {
-        long n = 0;
-        for (LoopCounters c : loops) {
-            n += c.latencySum;
-        }
-        return n;
-    }
-
     public Map<String, Long> parseErrors() {
         Map<String, Long> m = new LinkedHashMap<>();
         for (int i = 0; i < PARSE_ERROR_KINDS.length; i++) {
-            long n = 0;
-            for (LoopCounters c : loops) {
-                n += c.parseErrors[i];
-            }
-            m.put(PARSE_ERROR_KINDS[i], n);
+            int k = i;
+            m.put(PARSE_ERROR_KINDS[i], sum(c -> c.parseErrors[k]));
         }
         return m;
     }
@@ -130,11 +111,7 @@ public final class ServerStats {
     public Map<String, Long> shed() {
         Map<String, Long> m = new LinkedHashMap<>();
         for (ShedReason r : ShedReason.values()) {
-            long n = 0;
-            for (LoopCounters c : loops) {
-                n += c.shed[r.ordinal()];
-            }
-            m.put(r.label(), n);
+            m.put(r.label(), sum(c -> c.shed[r.ordinal()]));
         }
         return m;
     }

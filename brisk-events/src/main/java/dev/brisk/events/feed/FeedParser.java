@@ -97,8 +97,8 @@ public final class FeedParser {
 
     /**
      * A factory per document: cheap next to a feed, and XMLInputFactory does not promise thread safety.
-     * Aalto (FasterXML's StAX implementation) rather than the JDK's: it reads a 100 MB feed in about
-     * 0.4 s where the JDK's takes 1.1 s on this machine, and the poll is mostly that. Hardening: no DTD
+     * Aalto (FasterXML's StAX implementation) rather than the JDK's: the poll is mostly reading the
+     * feed, and Aalto reads it in well under half the time ({@code FeedReaderBenchmark} in brisk-bench). Hardening: no DTD
      * processing (a DOCTYPE is refused before the root anyway), no external entities, so only the
      * predefined entities and character references can appear, one character each; the size bound
      * is the stream's.
