@@ -97,6 +97,15 @@ public interface Context {
      */
     String routeTemplate();
 
+    /**
+     * This request's id, the same on every call: the incoming {@code X-Request-Id} when it is valid
+     * (1 to 128 characters, each a letter, a digit or one of {@code - _ . : / + = @}), else one
+     * generated for this request (at most once, when first needed). With the option {@code request-ids}
+     * on, the response carries it back as {@code X-Request-Id} unless the handler set that header; the
+     * access log shows it either way. An invalid incoming value is never returned.
+     */
+    String requestId();
+
     /** A value stored on this request by middleware, or null. */
     Object attribute(String name);
 

@@ -63,4 +63,10 @@ public interface ServerMetrics {
 
     /** Requests refused before their handler by load shedding, by reason ({@code concurrency-limit}, {@code queue-timeout}). */
     Map<String, Long> shed();
+
+    /**
+     * Access-log lines lost: the log's queue was full (the logger could not keep up) or the logger
+     * failed. Always 0 when the access log is off.
+     */
+    long accessLogDropped();
 }

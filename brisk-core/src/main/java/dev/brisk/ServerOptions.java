@@ -31,6 +31,12 @@ import java.time.Duration;
  * <tr><td>concurrency-limit</td><td>fixed</td><td>fixed, or adaptive (lowered when latency rises)</td></tr>
  * <tr><td>request-queue-size</td><td>16</td><td>requests waiting for a slot at most (0: refuse at once)</td></tr>
  * <tr><td>request-queue-timeout</td><td>100 ms</td><td>longest wait in the queue before a 503</td></tr>
+ * <tr><td>access-log</td><td>off</td><td>off, full (a line per response) or sampled, through the
+ *     {@code System.Logger} named {@code brisk.access}</td></tr>
+ * <tr><td>access-log-sample-rate</td><td>100</td><td>sampled: one response in this many per I/O loop is
+ *     logged, and every 5xx</td></tr>
+ * <tr><td>request-ids</td><td>false</td><td>echo {@code X-Request-Id} (the incoming valid one, else a
+ *     generated one) on every response</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -55,7 +61,10 @@ public record ServerOptions(
         int maxConcurrentRequests,
         ConcurrencyLimitMode concurrencyLimit,
         int requestQueueSize,
-        Duration requestQueueTimeout) {
+        Duration requestQueueTimeout,
+        AccessLogMode accessLog,
+        int accessLogSampleRate,
+        boolean requestIds) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
@@ -72,6 +81,7 @@ public record ServerOptions(
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
     public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
+    public static final int DEFAULT_ACCESS_LOG_SAMPLE_RATE = 100;
 
     public ServerOptions {
         requireRange("port", port, 0, 65535);
@@ -100,6 +110,10 @@ public record ServerOptions(
         if (concurrencyLimit == null) {
             throw new IllegalArgumentException("concurrency-limit must be set");
         }
+        if (accessLog == null) {
+            throw new IllegalArgumentException("access-log must be set");
+        }
+        requireRange("access-log-sample-rate", accessLogSampleRate, 1, Integer.MAX_VALUE);
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host must not be empty");
         }
@@ -148,6 +162,9 @@ public record ServerOptions(
         private ConcurrencyLimitMode concurrencyLimit = ConcurrencyLimitMode.FIXED;
         private int requestQueueSize = DEFAULT_REQUEST_QUEUE_SIZE;
         private Duration requestQueueTimeout = DEFAULT_REQUEST_QUEUE_TIMEOUT;
+        private AccessLogMode accessLog = AccessLogMode.OFF;
+        private int accessLogSampleRate = DEFAULT_ACCESS_LOG_SAMPLE_RATE;
+        private boolean requestIds;
 
         private Builder() {
         }
@@ -174,6 +191,9 @@ public record ServerOptions(
         public Builder concurrencyLimit(ConcurrencyLimitMode v) { concurrencyLimit = v; return this; }
         public Builder requestQueueSize(int v) { requestQueueSize = v; return this; }
         public Builder requestQueueTimeout(Duration v) { requestQueueTimeout = v; return this; }
+        public Builder accessLog(AccessLogMode v) { accessLog = v; return this; }
+        public Builder accessLogSampleRate(int v) { accessLogSampleRate = v; return this; }
+        public Builder requestIds(boolean v) { requestIds = v; return this; }
 
         /** Overlays every option that {@code source} supplies on the values set so far. */
         public Builder from(ConfigSource source) {
@@ -199,6 +219,9 @@ public record ServerOptions(
             concurrencyLimit = source.enumValue("concurrency-limit", ConcurrencyLimitMode.class, concurrencyLimit);
             requestQueueSize = source.integer("request-queue-size", requestQueueSize);
             requestQueueTimeout = source.duration("request-queue-timeout", requestQueueTimeout);
+            accessLog = source.enumValue("access-log", AccessLogMode.class, accessLog);
+            accessLogSampleRate = source.integer("access-log-sample-rate", accessLogSampleRate);
+            requestIds = source.bool("request-ids", requestIds);
             return this;
         }
 
@@ -207,7 +230,7 @@ public record ServerOptions(
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     backlog, shutdownTimeout, maxConcurrentRequests, concurrencyLimit, requestQueueSize,
-                    requestQueueTimeout);
+                    requestQueueTimeout, accessLog, accessLogSampleRate, requestIds);
         }
     }
 }

@@ -39,6 +39,9 @@ class ServerOptionsTest {
         assertThat(o.maxConnections()).isEqualTo(10_000);
         assertThat(o.backlog()).isEqualTo(1024);
         assertThat(o.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.accessLog()).isEqualTo(AccessLogMode.OFF);
+        assertThat(o.accessLogSampleRate()).isEqualTo(100);
+        assertThat(o.requestIds()).isFalse();
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -71,7 +74,10 @@ class ServerOptionsTest {
                 bad("shutdown-timeout", "shutdown-timeout null", b -> b.shutdownTimeout(null)),
                 bad("host", "host null", b -> b.host(null)),
                 bad("host", "host blank", b -> b.host("  ")),
-                bad("dispatch", "dispatch null", b -> b.dispatch(null)));
+                bad("dispatch", "dispatch null", b -> b.dispatch(null)),
+                bad("access-log", "access-log null", b -> b.accessLog(null)),
+                bad("access-log-sample-rate", "access-log-sample-rate 0", b -> b.accessLogSampleRate(0)),
+                bad("access-log-sample-rate", "access-log-sample-rate -5", b -> b.accessLogSampleRate(-5)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -119,12 +125,15 @@ class ServerOptionsTest {
                 "brisk.max-concurrent-requests", "4",
                 "brisk.concurrency-limit", "adaptive",
                 "brisk.request-queue-size", "0",
-                "brisk.request-queue-timeout", "250ms");
+                "brisk.request-queue-timeout", "250ms",
+                "brisk.access-log", "sampled",
+                "brisk.access-log-sample-rate", "7",
+                "brisk.request-ids", "true");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
                 Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), 4, ConcurrencyLimitMode.ADAPTIVE, 0,
-                Duration.ofMillis(250)));
+                Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true));
     }
 
     @Test
@@ -145,6 +154,31 @@ class ServerOptionsTest {
         // an empty source changes nothing
         assertThat(ServerOptions.builder().port(4321).from(ConfigSource.empty()).build())
                 .isEqualTo(ServerOptions.builder().port(4321).build());
+    }
+
+    @Test
+    void accessLogAndRequestIdsFromEnvironmentAndSystemProperties() {
+        ConfigSource env = ConfigSource.of(Map.of("BRISK_ACCESS_LOG", "full", "BRISK_ACCESS_LOG_SAMPLE_RATE", "10",
+                "BRISK_REQUEST_IDS", "on"), new Properties(), new Properties());
+        ServerOptions o = ServerOptions.builder().from(env).build();
+        assertThat(o.accessLog()).isEqualTo(AccessLogMode.FULL);
+        assertThat(o.accessLogSampleRate()).isEqualTo(10);
+        assertThat(o.requestIds()).isTrue();
+
+        ConfigSource sys = ConfigSource.of(Map.of("BRISK_ACCESS_LOG", "full"),
+                props("brisk.access-log", "OFF", "brisk.request-ids", "false"), new Properties());
+        ServerOptions s = ServerOptions.builder().accessLog(AccessLogMode.SAMPLED).requestIds(true).from(sys).build();
+        assertThat(s.accessLog()).as("system property over environment").isEqualTo(AccessLogMode.OFF);
+        assertThat(s.requestIds()).isFalse();
+
+        ConfigSource bad = ConfigSource.of(Map.of("BRISK_ACCESS_LOG", "verbose"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(bad))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'access-log'").hasMessageContaining("BRISK_ACCESS_LOG")
+                .hasMessageContaining("off, full, sampled");
+        ConfigSource zero = ConfigSource.of(Map.of("BRISK_ACCESS_LOG_SAMPLE_RATE", "0"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(zero).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("access-log-sample-rate ");
     }
 
     @Test

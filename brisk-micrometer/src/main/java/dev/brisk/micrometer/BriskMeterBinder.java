@@ -38,6 +38,7 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.request.latency [brisk_request_latency_seconds_count, _sum]</td><td>function timer</td><td></td></tr>
  * <tr><td>brisk.request.latency.buckets [brisk_request_latency_buckets_total]</td><td>counter</td><td>le (seconds, cumulative, +Inf)</td></tr>
  * <tr><td>brisk.parse.errors [brisk_parse_errors_total]</td><td>counter</td><td>kind</td></tr>
+ * <tr><td>brisk.access.log.dropped [brisk_access_log_dropped_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.saturation.ratio [brisk_saturation_ratio]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.rejection.rate [brisk_rejection_rate]</td><td>gauge (shed requests per second)</td><td></td></tr>
  * <tr><td>brisk.needs.scaleout [brisk_needs_scaleout]</td><td>gauge (0 or 1)</td><td></td></tr>
@@ -110,6 +111,8 @@ public final class BriskMeterBinder implements MeterBinder {
             counter(registry, "brisk.requests.shed", "requests refused by load shedding, by reason",
                     m -> m.shed().getOrDefault(reason, 0L), Tags.of("reason", reason));
         }
+        counter(registry, "brisk.access.log.dropped", "access-log lines lost: the queue was full or the logger failed",
+                ServerMetrics::accessLogDropped, Tags.empty());
         // routes are fixed once the app starts: one series per route template and status class
         for (String key : metrics.requestsByRoute().keySet()) {
             int space = key.indexOf(' ');

@@ -149,7 +149,8 @@ class BriskMicrometerTest {
                 "brisk_requests_queued", "brisk_concurrency_limit", "brisk_bytes_in_total", "brisk_bytes_out_total",
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
-                "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total");
+                "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total",
+                "brisk_access_log_dropped_total");
     }
 
     @Test

@@ -32,6 +32,7 @@ final class FakeMetrics implements ServerMetrics {
     @Override public long latencySumNanos() { return 0; }
     @Override public Map<String, Long> parseErrors() { return Map.of(); }
     @Override public Map<String, Long> shed() { return Map.copyOf(shed); }
+    @Override public long accessLogDropped() { return 0; }
 
     @Override
     public java.util.Map<String, long[]> requestsByRoute() {

@@ -58,6 +58,7 @@ class ServerMetricsTest {
             assertThat(m.bytesOut()).isPositive();
             assertThat(m.connectionsAccepted()).isGreaterThanOrEqualTo(3);
             assertThat(m.shed()).containsEntry("concurrency-limit", 0L);
+            assertThat(m.accessLogDropped()).isZero(); // the access log is off
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.brisk.ClientDisconnectedException;
 import dev.brisk.HttpException;
 import dev.brisk.Method;
 import dev.brisk.ServerOptions;
+import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.AdmissionControl;
 import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.http.Ascii;
@@ -15,6 +16,7 @@ import dev.brisk.internal.http.ResponseEncoder;
 import dev.brisk.internal.routing.FastRoutes;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.ExchangeOwner;
+import dev.brisk.internal.web.RequestIds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -70,6 +72,16 @@ final class Connection implements ExchangeOwner {
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long LINGER_MAX_BYTES = 1 << 20;
 
+    // the kinds of response that responded() records
+    /** Answered from a fast-static route. */
+    private static final int FAST = 0;
+    /** Answered by the request's handler chain (or the app's 404/405/503 answers). */
+    private static final int ANSWERED = 1;
+    /** Refused by load shedding before its handler. */
+    private static final int SHED = 2;
+    /** Refused while parsed or read (parse error, timeout, limit). */
+    private static final int REFUSED = 3;
+
     private final IoLoop loop;
     private final Server server;
     private final ServerOptions opts;
@@ -78,6 +90,8 @@ final class Connection implements ExchangeOwner {
     private final RequestParser parser;
     private final FastRoutes fast;
     private final int headCapacity;
+    private final AccessLog accessLog; // null when off
+    private final boolean echoIds;
 
     private ByteBuffer in;
     private int reqStart;
@@ -125,6 +139,8 @@ final class Connection implements ExchangeOwner {
         this.parser = server.newParser();
         this.fast = server.app().fastRoutes();
         this.headCapacity = opts.maxRequestLine() + opts.maxHeaderSize() + 1024;
+        this.accessLog = server.accessLog();
+        this.echoIds = opts.requestIds();
         this.deadline = System.nanoTime() + opts.headerReadTimeout().toNanos();
     }
 
@@ -270,9 +286,10 @@ final class Connection implements ExchangeOwner {
                         : fast.find(ROOT, 0, 1); // absolute-form without a path means "/"
                 if (e != null) {
                     state = HANDLING;
-                    loop.counters.response(e.status(), 0);
                     int conn = closeAfter ? FastRoutes.CLOSE : http11 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
-                    sendStatic(e.bytes(head, conn));
+                    String id = echoIds ? RequestIds.incomingOrNew(a, start, parser.fields(), parser.fieldCount()) : null;
+                    responded(FAST, e.status(), null, e, id, e.bodyLength(head));
+                    sendStatic(id == null ? e.bytes(head, conn) : e.bytesWith(head, conn, RequestIds.HEADER, id));
                     return;
                 }
             }
@@ -356,7 +373,8 @@ final class Connection implements ExchangeOwner {
     /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
     private void shed(ServerStats.ShedReason reason) {
         loop.counters.shed(reason);
-        loop.counters.response(503, System.nanoTime() - headAt);
+        String id = echoIds ? exchange.requestId() : null;
+        responded(SHED, 503, exchange, null, id, SHED_BODY.length);
         state = HANDLING;
         exchange = null;
         if (parser.hasBody()) {
@@ -364,7 +382,8 @@ final class Connection implements ExchangeOwner {
         }
         setInterest(interest & ~SelectionKey.OP_READ);
         ByteBuffer out = loop.outPool.acquire();
-        ResponseEncoder.encodeHead(out, 503, "text/plain; charset=utf-8", RETRY_AFTER, SHED_BODY.length,
+        List<String> headers = id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id);
+        ResponseEncoder.encodeHead(out, 503, "text/plain; charset=utf-8", headers, SHED_BODY.length,
                 closeAfter ? 1 : parser.version() == RequestParser.HTTP_1_1 ? 0 : 2);
         out.put(SHED_BODY);
         out.flip();
@@ -481,19 +500,22 @@ final class Connection implements ExchangeOwner {
 
     /** Answers a request that cannot be served and closes: no later byte is read as a request. */
     private void reject(int status, String message) {
-        loop.counters.parseError(status);
         if (!dispatched) {
             releaseSlot();
         }
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        // no exchange when the head was not whole: then there is no incoming id to keep
+        String id = !echoIds ? null : exchange != null ? exchange.requestId() : RequestIds.generate();
+        responded(REFUSED, status, exchange, null, id, body.length);
         state = HANDLING;
         exchange = null;
         closeAfter = true;
         chunkDecoder = null;
-        body = null;
+        this.body = null;
         setInterest(interest & ~SelectionKey.OP_READ);
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = loop.outPool.acquire();
-        ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", List.of(), body.length, 1);
+        ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8",
+                id == null ? List.of() : List.of(RequestIds.HEADER, id), body.length, 1);
         out.put(body, 0, Math.min(body.length, out.remaining()));
         out.flip();
         send(out, null, responseWritten);
@@ -582,6 +604,56 @@ final class Connection implements ExchangeOwner {
         return r;
     }
 
+    // ---- recording ---------------------------------------------------------------------------
+
+    /**
+     * The one place a response is recorded, just before it is handed to the socket: the loop's
+     * counters, the route's counts and, when on, an access-log line.
+     *
+     * @param kind {@link #FAST}, {@link #ANSWERED}, {@link #SHED} or {@link #REFUSED}
+     * @param ex the request's exchange; null for a fast-static answer or a refusal before the head was whole
+     * @param fast the fast-static route that answered, else null
+     * @param requestId the id this response echoes, or null (then the log finds or makes one)
+     * @param bodyBytes body bytes sent, -1 when streamed
+     */
+    private void responded(int kind, int status, Exchange ex, FastRoutes.Entry fast, String requestId,
+                           long bodyBytes) {
+        switch (kind) {
+            case FAST -> loop.counters.response(status, 0); // answered at once: not worth a clock read
+            case ANSWERED -> {
+                loop.counters.response(status, System.nanoTime() - headAt);
+                if (ex.route() != null) {
+                    ex.route().stats().response(status);
+                }
+            }
+            case SHED -> loop.counters.response(status, System.nanoTime() - headAt);
+            default -> loop.counters.parseError(status);
+        }
+        if (accessLog != null && loop.accessLogSampler.take(status)) {
+            accessLog.offer(logLine(status, ex, fast, requestId, bodyBytes));
+        }
+    }
+
+    private AccessLog.Line logLine(int status, Exchange ex, FastRoutes.Entry fast, String requestId, long bodyBytes) {
+        String remote = remoteAddress();
+        if (ex != null) {
+            return new AccessLog.Line(ex.method(), ex.routeTemplate(), ex.rawPath(), status, bodyBytes,
+                    System.nanoTime() - headAt, remote, requestId != null ? requestId : ex.requestId());
+        }
+        if (fast != null) {
+            // the head is still in the input buffer: nothing is read until this response is written
+            byte[] a = in.array();
+            int start = reqStart - parser.headEnd();
+            String id = requestId != null ? requestId
+                    : RequestIds.incomingOrNew(a, start, parser.fields(), parser.fieldCount());
+            String method = methodName(a, start + parser.methodStart(), start + parser.methodEnd());
+            return new AccessLog.Line(method, fast.path(), fast.path(), status, bodyBytes,
+                    System.nanoTime() - headAt, remote, id);
+        }
+        return new AccessLog.Line(null, null, null, status, bodyBytes, -1, remote,
+                requestId != null ? requestId : RequestIds.generate());
+    }
+
     // ---- output -----------------------------------------------------------------------------
 
     private void sendStatic(byte[] bytes) {
@@ -611,9 +683,8 @@ final class Connection implements ExchangeOwner {
             return;
         }
         int status = ex.status();
-        loop.counters.response(status, System.nanoTime() - headAt);
-        if (ex.route() != null) {
-            ex.route().stats().response(status);
+        if (echoIds) {
+            ex.echoRequestId();
         }
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
@@ -655,6 +726,8 @@ final class Connection implements ExchangeOwner {
                 return;
             }
         }
+        responded(ANSWERED, status, ex, null, null,
+                stream != null ? -1 : headRequest || body == null ? 0 : body.length);
         ByteBuffer bodyBuf = null;
         if (!headRequest && body != null && body.length > 0) {
             if (body.length <= out.remaining()) {

@@ -25,6 +25,8 @@ final class IoLoop implements Runnable {
     /** This loop's counters: written by this loop's thread only. */
     final dev.brisk.internal.ops.LoopCounters counters;
     final BufferPool outPool;
+    /** Which responses this loop logs; null when the access log is off. */
+    final dev.brisk.internal.ops.AccessLog.Sampler accessLogSampler;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -42,6 +44,7 @@ final class IoLoop implements Runnable {
         this.inPool = new BufferPool(8 * 1024, 1024);
         this.outPool = new BufferPool(16 * 1024, 1024);
         this.counters = server.stats().newLoop();
+        this.accessLogSampler = server.accessLog() == null ? null : server.accessLog().sampler();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.brisk.ConcurrencyLimitMode;
+import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.AdmissionControl;
 import dev.brisk.internal.ops.AimdLimit;
 import dev.brisk.internal.ops.FixedLimit;
@@ -40,12 +41,14 @@ public final class Server {
     private Acceptor acceptor;
     private ExecutorService virtualThreads;
     private ExecutorService ownWorkers;
+    private final AccessLog accessLog;
     private int port;
 
     public Server(ServerOptions options, App app, ExecutorService userWorkers) {
         this.options = options;
         this.app = app;
         this.userWorkers = userWorkers;
+        this.accessLog = AccessLog.create(options.accessLog(), options.accessLogSampleRate());
         int max = options.maxConcurrentRequests();
         this.admission = max == 0 ? null : new AdmissionControl(
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
@@ -65,6 +68,11 @@ public final class Server {
     /** The engine's counters. */
     public ServerStats stats() {
         return stats;
+    }
+
+    /** The access log, or null when it is off. */
+    public AccessLog accessLog() {
+        return accessLog;
     }
 
     /** The in-flight limit, or null when requests are not limited. */
@@ -118,6 +126,9 @@ public final class Server {
             workers = ownWorkers;
         }
         app.executors(virtualThreads, workers);
+        if (accessLog != null) {
+            accessLog.start();
+        }
         loops = new IoLoop[options.ioThreads()];
         for (int i = 0; i < loops.length; i++) {
             loops[i] = new IoLoop(this, i);
@@ -238,6 +249,9 @@ public final class Server {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (accessLog != null) {
+            accessLog.close(); // after the loops: they wrote the last lines
         }
     }
 }

@@ -12,10 +12,13 @@ public final class MetricsView implements ServerMetrics {
     private final AdmissionControl admission;
     private final IntSupplier activeConnections;
     private final List<dev.brisk.internal.routing.CompiledRoute> routes;
+    private final AccessLog accessLog;
 
+    /** @param accessLog the access log, or null when it is off */
     public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections,
-                       List<dev.brisk.internal.routing.CompiledRoute> routes) {
+                       List<dev.brisk.internal.routing.CompiledRoute> routes, AccessLog accessLog) {
         this.routes = routes;
+        this.accessLog = accessLog;
         this.stats = stats;
         this.admission = admission;
         this.activeConnections = activeConnections;
@@ -35,6 +38,7 @@ public final class MetricsView implements ServerMetrics {
     @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }
+    @Override public long accessLogDropped() { return accessLog == null ? 0 : accessLog.dropped(); }
 
     @Override
     public Map<String, long[]> requestsByRoute() {

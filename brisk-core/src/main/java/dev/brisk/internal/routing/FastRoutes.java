@@ -36,7 +36,7 @@ public final class FastRoutes {
                 i = (i + 1) & mask;
             }
             keys[i] = k;
-            entries[i] = new Entry(e.getValue());
+            entries[i] = new Entry(e.getKey(), e.getValue());
         }
     }
 
@@ -67,12 +67,31 @@ public final class FastRoutes {
 
     /** One static response, with its wire bytes for each variant rebuilt when the second changes. */
     public static final class Entry {
+        private final String path;
         private final StaticResponse response;
+        private final int bodyLength;
         private volatile Prebuilt prebuilt;
 
-        Entry(StaticResponse response) {
+        Entry(String path, StaticResponse response) {
+            this.path = path;
             this.response = response;
+            this.bodyLength = response.body().length;
             this.prebuilt = build(response, HttpDate.now());
+        }
+
+        /** The exact path this entry answers (also its route template). */
+        public String path() {
+            return path;
+        }
+
+        /** The response's status. */
+        public int status() {
+            return response.status();
+        }
+
+        /** Body bytes sent: none for a HEAD request. */
+        public int bodyLength(boolean head) {
+            return head ? 0 : bodyLength;
         }
 
         /**
@@ -81,19 +100,49 @@ public final class FastRoutes {
          * @param head true for a HEAD request (no body)
          * @param connection {@link #KEEP_ALIVE}, {@link #CLOSE} or {@link #KEEP_ALIVE_1_0}
          */
-        /** The response's status. */
-        public int status() {
-            return response.status();
+        public byte[] bytes(boolean head, int connection) {
+            return current().variants[connection * 2 + (head ? 1 : 0)];
         }
 
-        public byte[] bytes(boolean head, int connection) {
+        /**
+         * As {@link #bytes}, with one more header line after the others, in a new array. {@code name}
+         * and {@code value} must be valid header text (ASCII, no CR or LF): they are copied as they are.
+         */
+        public byte[] bytesWith(boolean head, int connection, String name, String value) {
+            Prebuilt p = current();
+            byte[] full = p.variants[connection * 2];
+            int headLen = p.variants[connection * 2 + 1].length; // ends with the blank line
+            int bodyLen = head ? 0 : full.length - headLen;
+            int at = headLen - 2;
+            byte[] out = new byte[at + name.length() + 2 + value.length() + 4 + bodyLen];
+            System.arraycopy(full, 0, out, 0, at);
+            at = putAscii(out, at, name);
+            out[at++] = ':';
+            out[at++] = ' ';
+            at = putAscii(out, at, value);
+            out[at++] = '\r';
+            out[at++] = '\n';
+            out[at++] = '\r';
+            out[at++] = '\n';
+            System.arraycopy(full, headLen, out, at, bodyLen);
+            return out;
+        }
+
+        private static int putAscii(byte[] b, int at, String s) {
+            for (int i = 0; i < s.length(); i++) {
+                b[at++] = (byte) s.charAt(i);
+            }
+            return at;
+        }
+
+        private Prebuilt current() {
             HttpDate.Line date = HttpDate.now();
             Prebuilt p = prebuilt;
             if (p.second != date.second()) {
                 p = build(response, date);
                 prebuilt = p;
             }
-            return p.variants[connection * 2 + (head ? 1 : 0)];
+            return p;
         }
 
         private static Prebuilt build(StaticResponse r, HttpDate.Line date) {

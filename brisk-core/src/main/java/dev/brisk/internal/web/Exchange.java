@@ -54,6 +54,7 @@ public final class Exchange implements Context {
     private String allow;
     private int headerMark;
     private RuntimeException bodyFailure;
+    private String requestId;
 
     // response
     private int status = 200;
@@ -174,6 +175,16 @@ public final class Exchange implements Context {
 
     public InputStream responseStream() {
         return responseStream;
+    }
+
+    /**
+     * Adds {@code X-Request-Id} with {@link #requestId()} to the response, unless the handler set that
+     * header itself. Called by the engine once the handler is done.
+     */
+    public void echoRequestId() {
+        if (responseHeader(RequestIds.HEADER) == null) {
+            addHeader(RequestIds.HEADER, requestId());
+        }
     }
 
     /** Headers set from here on belong to the handler and are dropped if it fails. */
@@ -433,6 +444,16 @@ public final class Exchange implements Context {
     @Override
     public String remoteAddress() {
         return owner.remoteAddress();
+    }
+
+    @Override
+    public String requestId() {
+        String id = requestId;
+        if (id == null) {
+            id = RequestIds.incomingOrNew(head, 0, fields, fieldCount);
+            requestId = id;
+        }
+        return id;
     }
 
     @Override

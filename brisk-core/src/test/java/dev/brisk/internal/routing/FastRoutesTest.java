@@ -173,4 +173,22 @@ class FastRoutesTest {
             }
         }
     }
+
+    @Test
+    void anExtraHeaderGoesAfterTheOthersBeforeTheBody() {
+        FastRoutes.Entry hello = find(new FastRoutes(ROUTES), "/hello");
+        assertThat(hello.path()).isEqualTo("/hello");
+        assertThat(hello.bodyLength(false)).isEqualTo(17);
+        assertThat(hello.bodyLength(true)).isZero();
+        for (int conn : new int[] {FastRoutes.KEEP_ALIVE, FastRoutes.CLOSE, FastRoutes.KEEP_ALIVE_1_0}) {
+            for (boolean head : new boolean[] {false, true}) {
+                String plain = str(hello.bytes(head, conn));
+                String with = str(hello.bytesWith(head, conn, "X-Request-Id", "abc-1"));
+                int blank = plain.indexOf("\r\n\r\n");
+                assertThat(with).isEqualTo(plain.substring(0, blank + 2) + "X-Request-Id: abc-1\r\n\r\n"
+                        + plain.substring(blank + 4));
+                assertThat(with).endsWith(head ? "\r\n\r\n" : "\r\n\r\n{\"hello\":\"world\"}");
+            }
+        }
+    }
 }
