@@ -31,6 +31,10 @@ import java.time.Duration;
  * <tr><td>concurrency-limit</td><td>fixed</td><td>fixed, or adaptive (lowered when latency rises)</td></tr>
  * <tr><td>request-queue-size</td><td>16</td><td>requests waiting for a slot at most (0: refuse at once)</td></tr>
  * <tr><td>request-queue-timeout</td><td>100 ms</td><td>longest wait in the queue before a 503</td></tr>
+ * <tr><td>io</td><td>nio</td><td>engine: nio (selector loops) or blocking (a thread per connection)</td></tr>
+ * <tr><td>threads</td><td>virtual</td><td>blocking engine: virtual or platform threads</td></tr>
+ * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
+ * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -55,7 +59,11 @@ public record ServerOptions(
         int maxConcurrentRequests,
         ConcurrencyLimitMode concurrencyLimit,
         int requestQueueSize,
-        Duration requestQueueTimeout) {
+        Duration requestQueueTimeout,
+        IoMode io,
+        ThreadMode threads,
+        int platformThreads,
+        Duration connectionWaitTimeout) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
@@ -72,6 +80,8 @@ public record ServerOptions(
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
     public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
+    public static final int DEFAULT_PLATFORM_THREADS = 200;
+    public static final Duration DEFAULT_CONNECTION_WAIT_TIMEOUT = Duration.ofSeconds(1);
 
     public ServerOptions {
         requireRange("port", port, 0, 65535);
@@ -97,6 +107,11 @@ public record ServerOptions(
         requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
         requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
         requirePositive("request-queue-timeout", requestQueueTimeout);
+        requireRange("platform-threads", platformThreads, 1, 100_000);
+        requirePositive("connection-wait-timeout", connectionWaitTimeout);
+        if (io == null || threads == null) {
+            throw new IllegalArgumentException("io and threads must be set");
+        }
         if (concurrencyLimit == null) {
             throw new IllegalArgumentException("concurrency-limit must be set");
         }
@@ -148,6 +163,10 @@ public record ServerOptions(
         private ConcurrencyLimitMode concurrencyLimit = ConcurrencyLimitMode.FIXED;
         private int requestQueueSize = DEFAULT_REQUEST_QUEUE_SIZE;
         private Duration requestQueueTimeout = DEFAULT_REQUEST_QUEUE_TIMEOUT;
+        private IoMode io = IoMode.NIO;
+        private ThreadMode threads = ThreadMode.VIRTUAL;
+        private int platformThreads = DEFAULT_PLATFORM_THREADS;
+        private Duration connectionWaitTimeout = DEFAULT_CONNECTION_WAIT_TIMEOUT;
 
         private Builder() {
         }
@@ -174,6 +193,10 @@ public record ServerOptions(
         public Builder concurrencyLimit(ConcurrencyLimitMode v) { concurrencyLimit = v; return this; }
         public Builder requestQueueSize(int v) { requestQueueSize = v; return this; }
         public Builder requestQueueTimeout(Duration v) { requestQueueTimeout = v; return this; }
+        public Builder io(IoMode v) { io = v; return this; }
+        public Builder threads(ThreadMode v) { threads = v; return this; }
+        public Builder platformThreads(int v) { platformThreads = v; return this; }
+        public Builder connectionWaitTimeout(Duration v) { connectionWaitTimeout = v; return this; }
 
         /** Overlays every option that {@code source} supplies on the values set so far. */
         public Builder from(ConfigSource source) {
@@ -199,6 +222,10 @@ public record ServerOptions(
             concurrencyLimit = source.enumValue("concurrency-limit", ConcurrencyLimitMode.class, concurrencyLimit);
             requestQueueSize = source.integer("request-queue-size", requestQueueSize);
             requestQueueTimeout = source.duration("request-queue-timeout", requestQueueTimeout);
+            io = source.enumValue("io", IoMode.class, io);
+            threads = source.enumValue("threads", ThreadMode.class, threads);
+            platformThreads = source.integer("platform-threads", platformThreads);
+            connectionWaitTimeout = source.duration("connection-wait-timeout", connectionWaitTimeout);
             return this;
         }
 
@@ -207,7 +234,7 @@ public record ServerOptions(
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     backlog, shutdownTimeout, maxConcurrentRequests, concurrencyLimit, requestQueueSize,
-                    requestQueueTimeout);
+                    requestQueueTimeout, io, threads, platformThreads, connectionWaitTimeout);
         }
     }
 }

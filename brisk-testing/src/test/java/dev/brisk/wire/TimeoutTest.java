@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -12,12 +16,17 @@ import org.junit.jupiter.api.Test;
  * idle connection is closed silently. The server scans timeouts every 100 ms, so each fires within
  * about 1.1 s.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class TimeoutTest {
+    @Parameter
+    Engine engine;
+
     /** One second of timeout, up to 100 ms until the next scan, and some slack for a busy machine. */
     private static final long MAX_MILLIS = 1_700L;
 
-    private static BriskTestServer start() {
-        return Wire.start(cfg -> {
+    private BriskTestServer start() {
+        return Wire.start(engine, cfg -> {
             cfg.options()
                     .headerReadTimeout(Duration.ofSeconds(1))
                     .idleTimeout(Duration.ofSeconds(1))

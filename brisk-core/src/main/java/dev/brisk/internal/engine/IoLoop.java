@@ -1,6 +1,7 @@
 package dev.brisk.internal.engine;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -16,15 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its connections' I/O state; other threads hand it work with {@link #execute}, which queues the task
  * and wakes the selector at most once per loop turn. Timeouts are checked by a scan every 100 ms.
  */
-final class IoLoop implements Runnable {
+final class IoLoop extends ConnectionLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final long SCAN_NANOS = 100_000_000L;
 
-    final Server server;
-    final BufferPool inPool;
-    /** This loop's counters: written by this loop's thread only. */
-    final dev.brisk.internal.ops.LoopCounters counters;
-    final BufferPool outPool;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -37,11 +33,8 @@ final class IoLoop implements Runnable {
     private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
 
     IoLoop(Server server, int index) throws IOException {
-        this.server = server;
+        super(server, new BufferPool(8 * 1024, 1024), new BufferPool(16 * 1024, 1024), server.stats().newLoop());
         this.selector = Selector.open();
-        this.inPool = new BufferPool(8 * 1024, 1024);
-        this.outPool = new BufferPool(16 * 1024, 1024);
-        this.counters = server.stats().newLoop();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
 
@@ -49,8 +42,30 @@ final class IoLoop implements Runnable {
         thread.start();
     }
 
+    @Override
     boolean inLoop() {
         return Thread.currentThread() == thread;
+    }
+
+    @Override
+    boolean runsHandlersInline() {
+        return false;
+    }
+
+    @Override
+    int read(SocketChannel ch, Connection c, ByteBuffer dst) throws IOException {
+        return ch.read(dst);
+    }
+
+    @Override
+    long write(SocketChannel ch, ByteBuffer[] srcs, int n) throws IOException {
+        return n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
+    }
+
+    @Override
+    void runUntil(java.util.concurrent.CompletableFuture<?> f) {
+        // handlers never run inline here long enough to wait: deferred bodies go to virtual threads
+        throw new IllegalStateException("an I/O loop cannot wait for its own connection");
     }
 
     /** Connections on this loop, counted from the moment one is handed over. */
@@ -59,6 +74,7 @@ final class IoLoop implements Runnable {
     }
 
     /** Runs {@code task} on this loop's thread, soon. */
+    @Override
     void execute(Runnable task) {
         tasks.add(task);
         if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
@@ -105,6 +121,7 @@ final class IoLoop implements Runnable {
     }
 
     /** Called by a connection as it closes, on this loop's thread. */
+    @Override
     void closed(Connection c) {
         if (connections.remove(c)) {
             load.decrementAndGet();
