@@ -161,4 +161,27 @@ class TimeoutTest {
             assertThat(c.closedWithin(1_000)).isTrue();
         }
     }
+
+    /** A client that stops reading a large response is cut off once the write has stalled for the write timeout. */
+    @Test
+    void clientThatStopsReadingIsCutOffAfterTheWriteTimeout() throws InterruptedException {
+        byte[] big = new byte[32 * 1024 * 1024]; // far more than the socket buffers hold
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+                cfg.options().writeTimeout(Duration.ofSeconds(1));
+                cfg.get("/big", ctx -> ctx.bytes(big));
+            }); RawConnection c = t.raw()) {
+            c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"); // and never read
+            long accepting = System.nanoTime();
+            while (t.app().connectionCount() == 0 && millisSince(accepting) < 3_000) {
+                Thread.sleep(5); // until the server has accepted the connection (then it writes at once)
+            }
+            long start = System.nanoTime();
+            while (t.app().connectionCount() > 0 && millisSince(start) < 6_000) {
+                Thread.sleep(20);
+            }
+            assertThat(t.app().connectionCount()).as("connections left").isZero();
+            assertThat(millisSince(start)).isBetween(800L, 5_000L);
+            assertThat(t.app().metrics().connectionsTimedOut()).isEqualTo(1);
+        }
+    }
 }

@@ -132,12 +132,27 @@ final class BlockingEngine implements Acceptor.Handoff {
         }
     }
 
-    /** The end: closes what is left, stops the threads. */
+    /**
+     * The end: closes what is left and waits (a second at most) for those threads to finish; a
+     * connection whose handler ignores the interrupt is counted closed anyway, as its socket is.
+     */
     void stop() {
         running = false;
         watchdog.interrupt();
         for (BlockingLoop l : live) {
             l.forceClose();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (BlockingLoop l : live) {
+            closed(l);
         }
         if (platform != null) {
             platform.shutdownNow();
