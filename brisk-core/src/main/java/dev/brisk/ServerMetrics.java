@@ -61,7 +61,7 @@ public interface ServerMetrics {
     /** Requests refused while being parsed or read, by kind ({@code bad-request}, {@code timeout}, ...). */
     Map<String, Long> parseErrors();
 
-    /** Requests refused before their handler by load shedding, by reason ({@code concurrency-limit}, {@code queue-timeout}). */
+    /** Requests refused before their handler by load shedding, by reason ({@code concurrency-limit}, {@code queue-timeout}, {@code thread-limit}). */
     Map<String, Long> shed();
 
     /**

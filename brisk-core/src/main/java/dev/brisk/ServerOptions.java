@@ -37,6 +37,10 @@ import java.time.Duration;
  *     logged, and every 5xx</td></tr>
  * <tr><td>request-ids</td><td>false</td><td>echo {@code X-Request-Id} (the incoming valid one, else a
  *     generated one) on every response</td></tr>
+ * <tr><td>io</td><td>nio</td><td>engine: nio (selector loops) or blocking (a thread per connection)</td></tr>
+ * <tr><td>threads</td><td>virtual</td><td>blocking engine: virtual or platform threads</td></tr>
+ * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
+ * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
  * </table>
  */
 public record ServerOptions(
@@ -64,7 +68,11 @@ public record ServerOptions(
         Duration requestQueueTimeout,
         AccessLogMode accessLog,
         int accessLogSampleRate,
-        boolean requestIds) {
+        boolean requestIds,
+        IoMode io,
+        ThreadMode threads,
+        int platformThreads,
+        Duration connectionWaitTimeout) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
@@ -82,6 +90,8 @@ public record ServerOptions(
     public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
     public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
     public static final int DEFAULT_ACCESS_LOG_SAMPLE_RATE = 100;
+    public static final int DEFAULT_PLATFORM_THREADS = 200;
+    public static final Duration DEFAULT_CONNECTION_WAIT_TIMEOUT = Duration.ofSeconds(1);
 
     public ServerOptions {
         requireRange("port", port, 0, 65535);
@@ -107,6 +117,11 @@ public record ServerOptions(
         requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
         requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
         requirePositive("request-queue-timeout", requestQueueTimeout);
+        requireRange("platform-threads", platformThreads, 1, 100_000);
+        requirePositive("connection-wait-timeout", connectionWaitTimeout);
+        if (io == null || threads == null) {
+            throw new IllegalArgumentException("io and threads must be set");
+        }
         if (concurrencyLimit == null) {
             throw new IllegalArgumentException("concurrency-limit must be set");
         }
@@ -165,6 +180,10 @@ public record ServerOptions(
         private AccessLogMode accessLog = AccessLogMode.OFF;
         private int accessLogSampleRate = DEFAULT_ACCESS_LOG_SAMPLE_RATE;
         private boolean requestIds;
+        private IoMode io = IoMode.NIO;
+        private ThreadMode threads = ThreadMode.VIRTUAL;
+        private int platformThreads = DEFAULT_PLATFORM_THREADS;
+        private Duration connectionWaitTimeout = DEFAULT_CONNECTION_WAIT_TIMEOUT;
 
         private Builder() {
         }
@@ -194,6 +213,10 @@ public record ServerOptions(
         public Builder accessLog(AccessLogMode v) { accessLog = v; return this; }
         public Builder accessLogSampleRate(int v) { accessLogSampleRate = v; return this; }
         public Builder requestIds(boolean v) { requestIds = v; return this; }
+        public Builder io(IoMode v) { io = v; return this; }
+        public Builder threads(ThreadMode v) { threads = v; return this; }
+        public Builder platformThreads(int v) { platformThreads = v; return this; }
+        public Builder connectionWaitTimeout(Duration v) { connectionWaitTimeout = v; return this; }
 
         /** Overlays every option that {@code source} supplies on the values set so far. */
         public Builder from(ConfigSource source) {
@@ -222,6 +245,10 @@ public record ServerOptions(
             accessLog = source.enumValue("access-log", AccessLogMode.class, accessLog);
             accessLogSampleRate = source.integer("access-log-sample-rate", accessLogSampleRate);
             requestIds = source.bool("request-ids", requestIds);
+            io = source.enumValue("io", IoMode.class, io);
+            threads = source.enumValue("threads", ThreadMode.class, threads);
+            platformThreads = source.integer("platform-threads", platformThreads);
+            connectionWaitTimeout = source.duration("connection-wait-timeout", connectionWaitTimeout);
             return this;
         }
 
@@ -230,7 +257,8 @@ public record ServerOptions(
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     backlog, shutdownTimeout, maxConcurrentRequests, concurrencyLimit, requestQueueSize,
-                    requestQueueTimeout, accessLog, accessLogSampleRate, requestIds);
+                    requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
+                    io, threads, platformThreads, connectionWaitTimeout);
         }
     }
 }

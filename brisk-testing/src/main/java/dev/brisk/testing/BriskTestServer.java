@@ -47,6 +47,14 @@ public final class BriskTestServer implements AutoCloseable {
         return new BriskTestServer(app);
     }
 
+    /** Like {@link #start(Consumer)}, on {@code engine} (see {@link Engine}). */
+    public static BriskTestServer start(Engine engine, Consumer<BriskConfig> config) {
+        return start(cfg -> {
+            engine.apply(cfg);
+            config.accept(cfg);
+        });
+    }
+
     public Brisk app() {
         return app;
     }

@@ -1,5 +1,9 @@
 package dev.brisk.ops;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.StaticResponse;
@@ -19,7 +23,12 @@ import org.junit.jupiter.api.Test;
  * The in-flight limit over real sockets: a slow handler, limit N, and more requests than N. Exactly N
  * run at once; the rest wait in the queue or get a 503 with Retry-After, never reaching the handler.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class LoadSheddingTest {
+    @Parameter
+    Engine engine;
+
     /** A handler that counts how many run at once and blocks until released. */
     static final class Gate {
         final AtomicInteger running = new AtomicInteger();
@@ -49,7 +58,7 @@ class LoadSheddingTest {
     @Test
     void limitNAdmitsExactlyNAndRefusesTheRestWith503() throws Exception {
         Gate gate = new Gate();
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(4).requestQueueSize(0);
             cfg.get("/slow", ctx -> {
                 gate.pass();
@@ -84,7 +93,7 @@ class LoadSheddingTest {
     @Test
     void queuedRequestsRunInTurnWhenSlotsFree() throws Exception {
         Gate gate = new Gate();
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(2).requestQueueSize(3).requestQueueTimeout(Duration.ofSeconds(10));
             cfg.get("/slow", ctx -> {
                 gate.pass();
@@ -115,7 +124,7 @@ class LoadSheddingTest {
     @Test
     void aRequestWaitingLongerThanTheQueueTimeoutGets503() throws Exception {
         Gate gate = new Gate();
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(1).requestQueueSize(1).requestQueueTimeout(Duration.ofMillis(200));
             cfg.get("/slow", ctx -> {
                 gate.pass();
@@ -139,7 +148,7 @@ class LoadSheddingTest {
     @Test
     void exemptAndFastStaticRoutesAnswerWhileTheLimitIsFull() throws Exception {
         Gate gate = new Gate();
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(1).requestQueueSize(0);
             cfg.fastGet("/live", StaticResponse.text("OK"));
             cfg.get("/ready", ctx -> ctx.text("ready")).neverShed();
@@ -162,7 +171,7 @@ class LoadSheddingTest {
     void aRefusedRequestsBodyIsNotReadAndTheConnectionCloses() throws Exception {
         Gate gate = new Gate();
         AtomicInteger bodies = new AtomicInteger();
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(1).requestQueueSize(0);
             cfg.get("/slow", ctx -> {
                 gate.pass();
@@ -201,7 +210,7 @@ class LoadSheddingTest {
 
     @Test
     void anAdaptiveLimitComesDownWhenRequestsGetSlow() throws Exception {
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.options().maxConcurrentRequests(20).requestQueueSize(100).requestQueueTimeout(Duration.ofSeconds(30))
                     .concurrencyLimit(dev.brisk.ConcurrencyLimitMode.ADAPTIVE);
             cfg.get("/slow", ctx -> {
@@ -226,7 +235,7 @@ class LoadSheddingTest {
 
     @Test
     void unlimitedByDefault() throws Exception {
-        try (BriskTestServer server = BriskTestServer.start(cfg -> cfg.get("/x", ctx -> ctx.text("x")))) {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> cfg.get("/x", ctx -> ctx.text("x")))) {
             assertThat(server.app().options().maxConcurrentRequests()).isZero();
             assertThat(server.get("/x").statusCode()).isEqualTo(200);
             assertThat(server.app().metrics().concurrencyLimit()).isZero();

@@ -1,5 +1,9 @@
 package dev.brisk.ops;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.ServerMetrics;
@@ -9,10 +13,15 @@ import dev.brisk.testing.RawConnection;
 import org.junit.jupiter.api.Test;
 
 /** The engine's own counters, driven by real requests. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ServerMetricsTest {
+    @Parameter
+    Engine engine;
+
     @Test
     void countsConnectionsResponsesBytesLatencyAndParseErrors() throws Exception {
-        try (BriskTestServer server = BriskTestServer.start(cfg -> {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
             cfg.fastGet("/health", StaticResponse.text("OK"));
             cfg.get("/hello", ctx -> ctx.text("Hello"));
             cfg.get("/users/{id}", ctx -> ctx.status(ctx.pathParam("id").equals("0") ? 404 : 200).text("u"));

@@ -1,5 +1,9 @@
 package dev.brisk.stress;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -9,11 +13,16 @@ import org.junit.jupiter.api.Timeout;
 
 /** {@code Brisk.connectionCount()}: "open connections right now". */
 @Timeout(20)
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ConnectionCountTest {
+    @Parameter
+    Engine engine;
+
 
     @Test
     void countsTheConnectionsThatAreOpen() {
-        try (BriskTestServer t = BriskTestServer.start(cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
             try (HttpConn a = HttpConn.open(t.port()); HttpConn b = HttpConn.open(t.port())) {
                 assertThat(a.get1("/").status()).isEqualTo(200);
                 assertThat(b.get1("/").status()).isEqualTo(200);
@@ -32,7 +41,7 @@ class ConnectionCountTest {
      */
     @Test
     void isZeroWithoutConnections() {
-        try (BriskTestServer t = BriskTestServer.start(cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.get("/", ctx -> ctx.text("ok")))) {
             try (HttpConn a = HttpConn.open(t.port())) {
                 assertThat(a.get1("/").status()).isEqualTo(200);
                 assertThat(Stress.await(Duration.ofSeconds(2), () -> t.app().connectionCount() == 1))

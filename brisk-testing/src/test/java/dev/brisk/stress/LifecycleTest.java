@@ -1,5 +1,8 @@
 package dev.brisk.stress;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -26,10 +29,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Start, stop, restart, and graceful shutdown with requests in flight. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class LifecycleTest {
+    @Parameter
+    Engine engine;
 
-    static Brisk create(int port, Consumer<BriskConfig> more) {
+
+    Brisk create(int port, Consumer<BriskConfig> more) {
         return Brisk.create(cfg -> {
+            engine.apply(cfg);
             cfg.configSource(ConfigSource.empty());
             cfg.host("127.0.0.1").port(port);
             cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));

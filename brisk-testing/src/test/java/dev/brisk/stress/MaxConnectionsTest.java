@@ -1,5 +1,9 @@
 package dev.brisk.stress;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -18,13 +22,18 @@ import org.junit.jupiter.api.Test;
  * acceptor is woken, accepts the waiting connection, and its already-sent request is answered. Only
  * when the backlog itself is full does the kernel stop completing handshakes.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class MaxConnectionsTest {
+    @Parameter
+    Engine engine;
+
     static final int MAX = 5;
 
     @Test
     void aConnectionOverTheLimitWaitsUntilOneCloses() {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-            try (BriskTestServer t = BriskTestServer.start(cfg -> {
+            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
                 cfg.options().maxConnections(MAX);
                 cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));
             })) {

@@ -1,5 +1,8 @@
 package dev.brisk.stress;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -20,7 +23,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * server must be healthy: new requests served, no connection left counted, every handler and every
  * response stream finished, and close() prompt.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ResetTest {
+    @Parameter
+    Engine engine;
+
     static final int PER_KIND = 20;
     static final byte[] BIG = new byte[8 * 1024 * 1024];
 
@@ -70,7 +78,7 @@ class ResetTest {
         CountingStream.closed.set(0);
         assertTimeoutPreemptively(Duration.ofSeconds(40), () -> {
             Set<Thread> threadsBefore = Stress.briskThreads();
-            BriskTestServer t = BriskTestServer.start(cfg -> {
+            BriskTestServer t = BriskTestServer.start(engine, cfg -> {
                 cfg.dispatch(dispatch);
                 cfg.options().ioThreads(2).shutdownTimeout(Duration.ofSeconds(5));
                 cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));

@@ -1,5 +1,9 @@
 package dev.brisk.stress;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -23,7 +27,12 @@ import org.junit.jupiter.api.Test;
  * Clients that drip a request head one byte at a time must be cut off at the header read timeout
  * (answered 408, then the server ends its side), while normal clients are served promptly meanwhile.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class SlowlorisTest {
+    @Parameter
+    Engine engine;
+
     static final long HEADER_TIMEOUT_MS = 2_000;
     static final int SLOW_CLIENTS = 20;
     static final int SILENT_CLIENTS = 5;
@@ -35,7 +44,7 @@ class SlowlorisTest {
     @Test
     void drippingClientsAreCutOffWhileOthersAreServed() {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-            try (BriskTestServer t = BriskTestServer.start(cfg -> {
+            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
                 cfg.options().headerReadTimeout(Duration.ofMillis(HEADER_TIMEOUT_MS)).ioThreads(2);
                 cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));
             })) {
@@ -111,7 +120,7 @@ class SlowlorisTest {
     @Test
     void drippingTheSecondRequestOfAKeptAliveConnection() {
         assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
-            try (BriskTestServer t = BriskTestServer.start(cfg -> {
+            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
                 cfg.options().headerReadTimeout(Duration.ofMillis(HEADER_TIMEOUT_MS));
                 cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));
             })) {

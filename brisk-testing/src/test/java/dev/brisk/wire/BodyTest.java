@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -8,11 +12,16 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Request bodies framed by Content-Length or chunked coding, however they arrive. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class BodyTest {
+    @Parameter
+    Engine engine;
+
 
     @Test
     void contentLengthBodyIsEchoed() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nhello world");
             RawConnection.Response r = c.read();
             assertThat(r.statusLine()).isEqualTo("HTTP/1.1 200 OK");
@@ -28,7 +37,7 @@ class BodyTest {
 
     @Test
     void binaryBodyWithEveryByteValueIsEchoed() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             byte[] body = new byte[256];
             for (int i = 0; i < 256; i++) {
                 body[i] = (byte) i;
@@ -43,7 +52,7 @@ class BodyTest {
 
     @Test
     void contentLengthWithLeadingZerosAndSurroundingSpaces() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length:   005 \t\r\n\r\nhello"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("hello");
@@ -53,7 +62,7 @@ class BodyTest {
 
     @Test
     void chunkedBodyWithExtensionsAndTrailersIsEchoed() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "5;name=value\r\nhello\r\n"
                     + "1 ; lone\r\n \r\n"
@@ -77,7 +86,7 @@ class BodyTest {
 
     @Test
     void chunkedCodingNameIsCaseInsensitive() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("abc");
         }
@@ -85,7 +94,7 @@ class BodyTest {
 
     @Test
     void emptyChunkedBody() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -97,7 +106,7 @@ class BodyTest {
 
     @Test
     void upperCaseHexChunkSize() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("abcdefghijklmnopqrstuvwxyz");
@@ -106,7 +115,7 @@ class BodyTest {
 
     @Test
     void contentLengthBodySentInSeveralWritesWithPauses() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 26\r\n\r\n");
             c.sendInPieces("abcdefghijklmnopqrstuvwxyz", 5, 60);
             RawConnection.Response r = c.read();
@@ -117,7 +126,7 @@ class BodyTest {
 
     @Test
     void wholeRequestSentByteByByte() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.sendInPieces("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", 1, 2);
             assertThat(c.read().body()).isEqualTo("hello");
         }
@@ -125,7 +134,7 @@ class BodyTest {
 
     @Test
     void chunkedBodySentInSeveralWritesWithPausesSplitInsideSizeLinesAndData() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
             c.sendInPieces("5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-T: v\r\n\r\n", 3, 40);
             RawConnection.Response r = c.read();
@@ -136,7 +145,7 @@ class BodyTest {
 
     @Test
     void largeBodyBeyondTheInputBufferIsEchoed() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             String body = "0123456789abcdef".repeat(8 * 1024); // 128 KiB
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 131072\r\n\r\n" + body
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n20000\r\n" + body + "\r\n0\r\n\r\n");
@@ -151,7 +160,7 @@ class BodyTest {
 
     @Test
     void emptyLineBeforeTheRequestLineIsTolerated() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);
@@ -166,7 +175,7 @@ class BodyTest {
 
     @Test
     void bodyIsDecodedWithTheCharsetOfItsContentType() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.post("/text", ctx -> ctx.text(ctx.bodyAsString())));
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.post("/text", ctx -> ctx.text(ctx.bodyAsString())));
              RawConnection c = t.raw()) {
             byte[] latin1 = "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1); // 4 bytes
             c.send("POST /text HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Length: 4\r\n\r\n");
@@ -177,7 +186,7 @@ class BodyTest {
 
     @Test
     void getWithABodyOnANormalRoute() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/peek", ctx -> ctx.text("got " + ctx.bodyAsString())));
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/peek", ctx -> ctx.text("got " + ctx.bodyAsString())));
              RawConnection c = t.raw()) {
             c.send("GET /peek HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
                     + "GET /peek HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -188,7 +197,7 @@ class BodyTest {
 
     @Test
     void unreadBodyIsSkippedAndTheNextRequestIsServed() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.post("/ignore", ctx -> ctx.text("ignored")));
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.post("/ignore", ctx -> ctx.text("ignored")));
              RawConnection c = t.raw()) {
             c.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 31\r\n\r\nGET /ignore HTTP/1.1\r\nHost: x\r\n"
                     + "POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");

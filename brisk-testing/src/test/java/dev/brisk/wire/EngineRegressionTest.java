@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.HttpException;
@@ -18,13 +22,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Engine paths found by review: each test failed before its fix. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class EngineRegressionTest {
+    @Parameter
+    Engine engine;
+
 
     /** A client that sends a large body without waiting for 100 Continue must not stall. */
     @Test
     void eagerBodyLargerThanTheReadBufferWithExpectContinue() {
         CountDownLatch entered = new CountDownLatch(1);
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().bodyReadTimeout(Duration.ofSeconds(3));
             cfg.post("/upload", ctx -> {
                 entered.countDown();
@@ -49,7 +58,7 @@ class EngineRegressionTest {
     void lastResponseIsDeliveredWholeWhenMoreRequestsWereSent() throws Exception {
         byte[] big = new byte[4 << 20];
         java.util.Arrays.fill(big, (byte) 'z');
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxRequestsPerConnection(1);
             cfg.get("/big", ctx -> ctx.bytes(big));
         }); Socket s = new Socket()) {
@@ -96,7 +105,7 @@ class EngineRegressionTest {
                 return null;
             }
         };
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.json(nullCodec);
             cfg.get("/null-bytes", ctx -> ctx.bytes(null));
             cfg.get("/null-json", ctx -> ctx.json("x"));
@@ -115,7 +124,7 @@ class EngineRegressionTest {
     @Test
     void clientGoneDuringAnIdleStreamFreesTheConnection() throws Exception {
         CountDownLatch sourceClosed = new CountDownLatch(1);
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/events", ctx -> ctx.stream(new InputStream() {
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/events", ctx -> ctx.stream(new InputStream() {
             private boolean sent;
 
             @Override
@@ -161,7 +170,7 @@ class EngineRegressionTest {
     @Test
     void deferredBodyFailureIsFinal() {
         AtomicInteger secondFailure = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(100);
             cfg.post("/upload", ctx -> ctx.text("got " + ctx.body().length));
             cfg.exception(HttpException.class, (e, ctx) -> {

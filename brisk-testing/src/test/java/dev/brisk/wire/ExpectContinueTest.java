@@ -1,5 +1,8 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.BriskConfig;
@@ -16,7 +19,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code Expect: 100-continue}: the interim response is sent only when a handler asks for the body;
  * a handler that answers without it gets its answer out at once, and the connection then closes.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ExpectContinueTest {
+    @Parameter
+    Engine engine;
+
 
     /** {@code POST /guarded}: 401 without reading the body unless {@code Authorization} is present. */
     private static Consumer<BriskConfig> app(AtomicInteger smuggled) {
@@ -35,7 +43,7 @@ class ExpectContinueTest {
     @ParameterizedTest
     @EnumSource(Dispatch.class)
     void handlerThatReadsTheBodyGets100FirstThenTheBody(Dispatch dispatch) {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             app(new AtomicInteger()).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -59,7 +67,7 @@ class ExpectContinueTest {
 
     @Test
     void expectationTokenIsCaseInsensitive() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nexpect: 100-Continue\r\nContent-Length: 2\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(100);
             c.send("ok");
@@ -69,7 +77,7 @@ class ExpectContinueTest {
 
     @Test
     void authorizedGuardedRouteGets100ThenEcho() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /guarded HTTP/1.1\r\nHost: x\r\nAuthorization: Basic eDp5\r\nExpect: 100-continue\r\nContent-Length: 6\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(100);
             c.send("secret");
@@ -82,7 +90,7 @@ class ExpectContinueTest {
     @ParameterizedTest
     @EnumSource(Dispatch.class)
     void handlerThatDoesNotReadTheBodyAnswersAtOnceWithout100AndCloses(Dispatch dispatch) {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             app(new AtomicInteger()).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -99,7 +107,7 @@ class ExpectContinueTest {
     @Test
     void bodySentAfterARefusalIsNeverTakenForARequest() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(app(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(smuggled)); RawConnection c = t.raw()) {
             String body = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"; // 36 bytes that look like a request
             c.send("POST /guarded HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 36\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -112,7 +120,7 @@ class ExpectContinueTest {
 
     @Test
     void unknownPathWithExpectIs404Without100() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /nowhere HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(404);
@@ -123,7 +131,7 @@ class ExpectContinueTest {
 
     @Test
     void contentLengthOverTheLimitWithExpectIs413AtOnceWithout100() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             app(new AtomicInteger()).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -137,7 +145,7 @@ class ExpectContinueTest {
 
     @Test
     void chunkedBodyAfter100() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(100);
             c.send("4\r\nwire\r\n0\r\n\r\n");
@@ -152,7 +160,7 @@ class ExpectContinueTest {
     @Test
     void chunkedBodyOverTheLimitAfter100Is413AndCloses() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(16);
             app(smuggled).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -169,7 +177,7 @@ class ExpectContinueTest {
 
     @Test
     void malformedChunkedBodyAfter100Is400AndCloses() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(100);
             c.send("zz\r\nhello\r\n0\r\n\r\n");
@@ -182,7 +190,7 @@ class ExpectContinueTest {
 
     @Test
     void clientThatSendsTheBodyWithoutWaitingIsServed() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -199,7 +207,7 @@ class ExpectContinueTest {
 
     @Test
     void expectIsIgnoredOnHttp10() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello");
             RawConnection.Response r = c.read();
             assertThat(r.status()).as("no interim response to HTTP/1.0").isEqualTo(200);
@@ -210,7 +218,7 @@ class ExpectContinueTest {
 
     @Test
     void expectWithoutABodyGetsNo100() {
-        try (BriskTestServer t = Wire.start(app(new AtomicInteger())); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, app(new AtomicInteger())); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);

@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -16,7 +20,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the connection is closed, so bytes after it are never taken for a request. Each case writes the
  * bad request and a second, valid request ({@code GET /smuggled}) in the same write.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class FramingTest {
+    @Parameter
+    Engine engine;
+
     private static final String SMUGGLED = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
 
     static Stream<Arguments> badRequests() {
@@ -145,7 +154,7 @@ class FramingTest {
     @MethodSource("badRequests")
     void refusedAnsweredOnceAndClosed(String name, String request, int status) {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             c.send(request + SMUGGLED);
             RawConnection.Response r = c.read();
             assertThat(r.status()).as(name).isEqualTo(status);
@@ -161,7 +170,7 @@ class FramingTest {
     @Test
     void badRequestAfterAGoodOneOnTheSameConnection() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                     + "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -180,7 +189,7 @@ class FramingTest {
     @Test
     void equalContentLengthFieldsAreOneLength() {
         // RFC 9112 6.3: equal repeated values may be taken as one; the body is framed by it either way
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -199,7 +208,7 @@ class FramingTest {
     @Test
     void emptyHeaderNameIsRefused() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\n: x\r\n\r\n" + SMUGGLED);
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(400);

@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -9,13 +13,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Closing the app: idle connections are closed at once, an in-flight request is finished with Connection: close. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class GracefulShutdownTest {
+    @Parameter
+    Engine engine;
+
 
     @Test
     void inFlightRequestFinishesWithConnectionCloseAndIdleConnectionIsClosed() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        BriskTestServer t = Wire.start(cfg -> {
+        BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.get("/hello", ctx -> ctx.text("hello"));
             cfg.get("/wait", ctx -> {
                 entered.countDown();

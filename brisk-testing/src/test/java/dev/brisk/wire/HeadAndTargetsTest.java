@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -12,7 +16,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** HEAD, request-target forms, and the 404 / 405 / 501 answers. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class HeadAndTargetsTest {
+    @Parameter
+    Engine engine;
+
 
     private static Map<String, String> withoutDate(Map<String, String> headers) {
         Map<String, String> m = new LinkedHashMap<>(headers);
@@ -24,7 +33,7 @@ class HeadAndTargetsTest {
 
     @Test
     void headOnAGetRouteHasTheGetHeadersAndNoBody() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             Wire.routes().accept(cfg);
             cfg.get("/page", ctx -> ctx.header("X-Page", "1").html("<p>" + "x".repeat(2000) + "</p>"));
         }); RawConnection c = t.raw()) {
@@ -46,7 +55,7 @@ class HeadAndTargetsTest {
 
     @Test
     void headOnAFastRouteHasTheGetHeadersAndNoBody() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /static HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response get = c.read();
             c.send("HEAD /static HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -60,7 +69,7 @@ class HeadAndTargetsTest {
 
     @Test
     void headOnAStreamedRouteHasNoBody() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             Wire.routes().accept(cfg);
             cfg.get("/stream", ctx -> ctx.stream(new ByteArrayInputStream("streamed".getBytes(StandardCharsets.UTF_8))));
         }); RawConnection c = t.raw()) {
@@ -78,7 +87,7 @@ class HeadAndTargetsTest {
 
     @Test
     void headOnAnUnknownPathIs404WithoutBody() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response head = c.read(true);
             assertThat(head.status()).isEqualTo(404);
@@ -91,7 +100,7 @@ class HeadAndTargetsTest {
     @Test
     void higherHttp1MinorVersionIsServedAsHttp11() {
         // RFC 9110 6.2: a 1.x minor version above ours is processed as 1.1
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.2\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response first = c.read();
             assertThat(first.statusLine()).isEqualTo("HTTP/1.1 200 OK");
@@ -102,7 +111,7 @@ class HeadAndTargetsTest {
 
     @Test
     void absoluteFormTargetIsRouted() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET http://localhost/users/7?x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
                     + "GET HTTP://LOCALHOST:8080/users/8 HTTP/1.1\r\nHost: localhost:8080\r\n\r\n"
                     + "GET https://localhost/users/9?x=2 HTTP/1.1\r\nHost: localhost\r\n\r\n"
@@ -120,7 +129,7 @@ class HeadAndTargetsTest {
 
     @Test
     void percentEncodedPathParameterIsDecoded() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /users/a%20b?x=c%26d HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("user=a b;x=c&d");
         }
@@ -128,7 +137,7 @@ class HeadAndTargetsTest {
 
     @Test
     void optionsAsteriskIs204WithAllow() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.statusLine()).isEqualTo("HTTP/1.1 204 No Content");
@@ -141,7 +150,7 @@ class HeadAndTargetsTest {
 
     @Test
     void asteriskTargetWithAnotherMethodIs404() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(404);
         }
@@ -149,7 +158,7 @@ class HeadAndTargetsTest {
 
     @Test
     void optionsOnARouteIs204WithItsAllow() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("OPTIONS /users/1 HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(204);
@@ -161,7 +170,7 @@ class HeadAndTargetsTest {
 
     @Test
     void unknownMethodIs501AndTheConnectionStaysUsable() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("BREW / HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "get /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -176,7 +185,7 @@ class HeadAndTargetsTest {
 
     @Test
     void unknownMethodWithABodyIs501AndTheBodyIsSkipped() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("BREW /pot HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\ntea!"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(501);
@@ -186,7 +195,7 @@ class HeadAndTargetsTest {
 
     @Test
     void knownPathWithWrongMethodIs405WithAllow() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("DELETE /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /users/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi"
                     + "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -205,7 +214,7 @@ class HeadAndTargetsTest {
 
     @Test
     void unknownPathIs404AndTheConnectionStaysOpen() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.statusLine()).isEqualTo("HTTP/1.1 404 Not Found");
@@ -218,7 +227,7 @@ class HeadAndTargetsTest {
 
     @Test
     void bodylessStatusesCarryNoBodyAndNoLength() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             Wire.routes().accept(cfg);
             cfg.get("/nocontent", ctx -> ctx.status(204).text("dropped"));
             cfg.get("/notmodified", ctx -> ctx.status(304).header("ETag", "\"v1\"").text("dropped"));
@@ -244,7 +253,7 @@ class HeadAndTargetsTest {
 
     @Test
     void handlerExceptionIs500AndTheConnectionStaysUsable() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             Wire.routes().accept(cfg);
             cfg.get("/boom", ctx -> {
                 ctx.header("X-Partial", "1").text("half");
@@ -262,7 +271,7 @@ class HeadAndTargetsTest {
 
     @Test
     void streamedResponseToHttp10IsDelimitedByClose() {
-        try (BriskTestServer t = Wire.start(cfg ->
+        try (BriskTestServer t = Wire.start(engine, cfg ->
                 cfg.get("/stream", ctx -> ctx.stream(new ByteArrayInputStream("streamed".getBytes(StandardCharsets.UTF_8)))));
              RawConnection c = t.raw()) {
             c.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
@@ -279,7 +288,7 @@ class HeadAndTargetsTest {
 
     @Test
     void fastRouteIgnoresTheQueryString() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /static?a=1&b=2 HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("static");
         }
@@ -287,7 +296,7 @@ class HeadAndTargetsTest {
 
     @Test
     void fastRouteWithOtherMethodsIs405AndOptionsIs204() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /static HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
                     + "OPTIONS /static HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response post = c.read();
@@ -300,7 +309,7 @@ class HeadAndTargetsTest {
 
     @Test
     void fastRouteGetWithABodyIsServed() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /static HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();

@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -8,11 +12,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Persistent connections: defaults per version, the Connection header, and the per-connection cap. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class KeepAliveTest {
+    @Parameter
+    Engine engine;
+
 
     @Test
     void http11KeepsTheConnectionOpenByDefault() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response first = c.read();
             assertThat(first.statusLine()).isEqualTo("HTTP/1.1 200 OK");
@@ -35,7 +44,7 @@ class KeepAliveTest {
     @Test
     void http10ClosesByDefault() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             // no Host is fine for HTTP/1.0; the second request must not be answered
             c.send("GET /hello HTTP/1.0\r\n\r\nGET /smuggled HTTP/1.0\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -49,7 +58,7 @@ class KeepAliveTest {
 
     @Test
     void http10ClosesByDefaultOnAFastRoute() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /static HTTP/1.0\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);
@@ -61,7 +70,7 @@ class KeepAliveTest {
 
     @Test
     void http10WithKeepAliveStaysOpen() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
             RawConnection.Response first = c.read();
             assertThat(first.status()).isEqualTo(200);
@@ -88,7 +97,7 @@ class KeepAliveTest {
     @Test
     void connectionCloseIsHonouredAndAPipelinedRequestIsNotAnswered() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                     + "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -103,7 +112,7 @@ class KeepAliveTest {
     @Test
     void connectionCloseOnAFastRoute() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             c.send("GET /static HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                     + "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
@@ -117,7 +126,7 @@ class KeepAliveTest {
 
     @Test
     void connectionCloseAmongOtherTokensAndInAnyCase() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, CLOSE\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);
@@ -128,7 +137,7 @@ class KeepAliveTest {
 
     @Test
     void connectionCloseOnAPostWithBody() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 4\r\n\r\nping");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);
@@ -140,7 +149,7 @@ class KeepAliveTest {
 
     @Test
     void maxRequestsPerConnectionClosesAfterTheThird() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxRequestsPerConnection(3);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -163,7 +172,7 @@ class KeepAliveTest {
     @Test
     void maxRequestsPerConnectionWithPipelinedRequests() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxRequestsPerConnection(3);
             Wire.routes(smuggled).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -187,7 +196,7 @@ class KeepAliveTest {
 
     @Test
     void clientHalfCloseAfterARequestStillGetsTheResponse() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").shutdownOutput();
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);

@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -11,7 +15,12 @@ import org.junit.jupiter.api.Test;
  * Size limits: request line (414), header block and field count (431), body (413). Limits are checked
  * on the head alone where they can be, so a 413 for a declared length is sent before any body byte.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class LimitsTest {
+    @Parameter
+    Engine engine;
+
     private static final String SMUGGLED = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
 
     private static void assertRefused(RawConnection c, int status) {
@@ -27,7 +36,7 @@ class LimitsTest {
     @Test
     void requestTargetOverTheDefaultLimitIs414() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             // request line: "GET /" + 9000 x "a" + " HTTP/1.1" = 9014 bytes > 8192
             c.send("GET /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\n\r\n" + SMUGGLED);
             assertRefused(c, 414);
@@ -37,7 +46,7 @@ class LimitsTest {
 
     @Test
     void requestLineOfExactlyTheLimitIsServedAndOneMoreByteIs414() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/{p}", ctx -> ctx.text("len=" + ctx.pathParam("p").length())))) {
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/{p}", ctx -> ctx.text("len=" + ctx.pathParam("p").length())))) {
             // "GET /" (5) + 8178 x "a" + " HTTP/1.1" (9) = 8192 bytes: exactly max-request-line
             try (RawConnection c = t.raw()) {
                 c.send("GET /" + "a".repeat(8178) + " HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -55,7 +64,7 @@ class LimitsTest {
 
     @Test
     void requestLineOfExactlyTheLimitIsServedWhenSplitBetweenCrAndLf() throws InterruptedException {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/{p}", ctx -> ctx.text("len=" + ctx.pathParam("p").length())));
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/{p}", ctx -> ctx.text("len=" + ctx.pathParam("p").length())));
              RawConnection c = t.raw()) {
             // 8192-byte request line; the first write ends with its CR, the second starts with its LF
             c.send("GET /" + "a".repeat(8178) + " HTTP/1.1\r");
@@ -69,7 +78,7 @@ class LimitsTest {
 
     @Test
     void hugeRequestLineWithoutLineEndIs414BeforeItEnds() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             // the line never ends: the server must answer once it is over the limit, not wait
             c.send("GET /" + "a".repeat(30_000));
             assertRefused(c, 414);
@@ -78,7 +87,7 @@ class LimitsTest {
 
     @Test
     void smallerConfiguredRequestLineLimit() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxRequestLine(64);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -93,7 +102,7 @@ class LimitsTest {
     @Test
     void headerBlockOver16KiBIs431() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             StringBuilder req = new StringBuilder("GET /hello HTTP/1.1\r\nHost: x\r\n");
             for (int i = 0; i < 17; i++) {
                 // 17 lines of 1010 bytes: "X-Fill-NN: " (11) + 997 x "v" + CRLF
@@ -108,7 +117,7 @@ class LimitsTest {
 
     @Test
     void headerBlockOfExactly16KiBIsServedAndOneMoreByteIs431() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/hello", ctx -> ctx.text("fill=" + ctx.header("X-Fill").length())))) {
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/hello", ctx -> ctx.text("fill=" + ctx.header("X-Fill").length())))) {
             // header lines: "Host: x\r\n" (9) + "X-Fill: " (8) + 16365 x "v" + "\r\n" (2) = 16384
             try (RawConnection c = t.raw()) {
                 c.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Fill: " + "v".repeat(16365) + "\r\n\r\n");
@@ -125,7 +134,7 @@ class LimitsTest {
 
     @Test
     void oneHeaderLineThatNeverEndsIs431() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Endless: " + "v".repeat(20_000));
             assertRefused(c, 431);
         }
@@ -134,7 +143,7 @@ class LimitsTest {
     @Test
     void hundredAndOneHeaderFieldsIs431() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(Wire.routes(smuggled)); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes(smuggled)); RawConnection c = t.raw()) {
             StringBuilder req = new StringBuilder("GET /hello HTTP/1.1\r\nHost: x\r\n");
             for (int i = 1; i <= 100; i++) {
                 req.append("X-").append(i).append(": v\r\n"); // Host + 100 = 101 fields
@@ -148,7 +157,7 @@ class LimitsTest {
 
     @Test
     void exactlyHundredHeaderFieldsAreServed() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/hello", ctx -> ctx.text("n=" + ctx.headerNames().size())));
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/hello", ctx -> ctx.text("n=" + ctx.headerNames().size())));
              RawConnection c = t.raw()) {
             StringBuilder req = new StringBuilder("GET /hello HTTP/1.1\r\nHost: x\r\n");
             for (int i = 1; i <= 99; i++) {
@@ -167,7 +176,7 @@ class LimitsTest {
     @Test
     void declaredBodyOverTheLimitIs413BeforeTheBodyIsSent() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes(smuggled).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -183,7 +192,7 @@ class LimitsTest {
 
     @Test
     void declaredBodyOfExactlyTheLimitIsServed() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -198,7 +207,7 @@ class LimitsTest {
     @Test
     void declaredBodyOverTheLimitSentAnywayIsNotTakenForRequests() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes(smuggled).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -213,7 +222,7 @@ class LimitsTest {
     @Test
     void chunkedBodyGrowingOverTheLimitIs413() {
         AtomicInteger smuggled = new AtomicInteger();
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes(smuggled).accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -230,7 +239,7 @@ class LimitsTest {
 
     @Test
     void chunkedBodyWithOneChunkDeclaredOverTheLimitIs413BeforeItsData() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -242,7 +251,7 @@ class LimitsTest {
 
     @Test
     void chunkedBodyOfExactlyTheLimitIsServed() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxBodySize(1024);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {
@@ -258,7 +267,7 @@ class LimitsTest {
 
     @Test
     void chunkExtensionOverTheLimitIs400() {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             // default max-chunk-extension is 256 bytes
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "5;ext=" + "e".repeat(300) + "\r\nhello\r\n0\r\n\r\n");
@@ -268,7 +277,7 @@ class LimitsTest {
 
     @Test
     void trailerSectionOverTheHeaderLimitIs431() {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.options().maxHeaderSize(1024);
             Wire.routes().accept(cfg);
         }); RawConnection c = t.raw()) {

@@ -1,5 +1,8 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Dispatch;
@@ -12,10 +15,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Many requests in one write are answered one by one, in order, whatever runs the handlers. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class PipeliningTest {
+    @Parameter
+    Engine engine;
 
-    private static BriskTestServer start(Dispatch dispatch) {
-        return Wire.start(cfg -> {
+
+    private BriskTestServer start(Dispatch dispatch) {
+        return Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             Wire.routes().accept(cfg);
         });
@@ -41,7 +49,7 @@ class PipeliningTest {
     @ParameterizedTest(name = "{0} requests")
     @ValueSource(ints = {16, 32})
     void manyRequestsInOneWriteAreAnsweredInOrder(int n) {
-        try (BriskTestServer t = Wire.start(Wire.routes()); RawConnection c = t.raw()) {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send(userRequests(n));
             assertUsersInOrder(c.read(n));
             assertThat(c.silentFor(150)).as("no extra response, connection open").isTrue();
@@ -146,7 +154,7 @@ class PipeliningTest {
     @ParameterizedTest
     @EnumSource(Dispatch.class)
     void streamedResponsesInThePipelineKeepTheirPlace(Dispatch dispatch) {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             Wire.routes().accept(cfg);
             cfg.get("/stream/{n}", ctx -> ctx.stream(new java.io.ByteArrayInputStream(
@@ -169,7 +177,7 @@ class PipeliningTest {
     @EnumSource(Dispatch.class)
     void largeHeadPipelinedBehindASmallRequest(Dispatch dispatch) {
         // the second head (~12 KB) is larger than the 8 KiB input buffer and starts inside it
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             Wire.routes().accept(cfg);
             cfg.get("/big", ctx -> ctx.text("big=" + ctx.header("X-Big").length()));
@@ -188,7 +196,7 @@ class PipeliningTest {
     @ParameterizedTest
     @EnumSource(Dispatch.class)
     void slowHandlersDoNotReorderResponses(Dispatch dispatch) {
-        try (BriskTestServer t = Wire.start(cfg -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.dispatch(dispatch);
             // the earlier the request, the slower its handler
             cfg.get("/slow/{n}", ctx -> {

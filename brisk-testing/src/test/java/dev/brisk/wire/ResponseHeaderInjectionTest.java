@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Context;
@@ -11,7 +15,12 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** A handler can never put CR, LF or other control bytes into the response head. */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ResponseHeaderInjectionTest {
+    @Parameter
+    Engine engine;
+
 
     /** Runs {@code attempt}; returns "refused" when it throws IllegalArgumentException, else "ACCEPTED". */
     private static String attempt(Context ctx, Consumer<Context> attempt) {
@@ -25,7 +34,7 @@ class ResponseHeaderInjectionTest {
 
     @Test
     void headerValuesAndNamesWithCrLfAreRefusedAndNeverWritten() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/inject", ctx -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/inject", ctx -> {
             List<String> outcomes = new ArrayList<>();
             outcomes.add(attempt(ctx, x -> x.header("X", "a\r\nInjected: 1")));
             outcomes.add(attempt(ctx, x -> x.header("X", "a\nInjected: 2")));
@@ -67,7 +76,7 @@ class ResponseHeaderInjectionTest {
 
     @Test
     void framingHeadersCannotBeSetByAHandler() {
-        try (BriskTestServer t = Wire.start(cfg -> cfg.get("/framing", ctx -> {
+        try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/framing", ctx -> {
             List<String> outcomes = new ArrayList<>();
             outcomes.add(attempt(ctx, x -> x.header("Content-Length", "0")));
             outcomes.add(attempt(ctx, x -> x.header("Transfer-Encoding", "chunked")));

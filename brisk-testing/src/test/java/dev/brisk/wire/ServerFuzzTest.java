@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.StaticResponse;
@@ -58,7 +62,12 @@ import org.junit.jupiter.api.Timeout;
  * connection and its exact bytes. Override with {@code -Dbrisk.fuzz.seed=N} and
  * {@code -Dbrisk.fuzz.connections=N}.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class ServerFuzzTest {
+    @Parameter
+    Engine engine;
+
     static final long SEED = Long.getLong("brisk.fuzz.seed", 0x5E_2BE2_F022L);
     static final int CONNECTIONS = Integer.getInteger("brisk.fuzz.connections", 300);
     static final int PARALLEL = 16;
@@ -655,8 +664,9 @@ class ServerFuzzTest {
                 .collect(Collectors.toSet());
     }
 
-    static BriskTestServer start(Map<Integer, Integer> marks) {
+    BriskTestServer start(Map<Integer, Integer> marks) {
         return BriskTestServer.start(cfg -> {
+            engine.apply(cfg);
             cfg.options()
                     .ioThreads(2)
                     .maxRequestLine(64)
@@ -695,7 +705,8 @@ class ServerFuzzTest {
         try (Capture capture = Capture.install(); BriskTestServer t = start(marks)) {
             Set<Thread> io = new HashSet<>(ioThreads());
             io.removeAll(before);
-            assertThat(io).as("this server's I/O threads").hasSize(2);
+            // the blocking engine has no I/O loops: a thread per connection instead
+            assertThat(io).as("this server's I/O threads").hasSize(engine == Engine.NIO ? 2 : 0);
 
             ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
             List<Future<String>> results = new ArrayList<>();

@@ -1,5 +1,9 @@
 package dev.brisk.wire;
 
+import dev.brisk.testing.Engine;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
@@ -12,12 +16,17 @@ import org.junit.jupiter.api.Test;
  * idle connection is closed silently. The server scans timeouts every 100 ms, so each fires within
  * about 1.1 s.
  */
+@ParameterizedClass
+@EnumSource(Engine.class)
 class TimeoutTest {
+    @Parameter
+    Engine engine;
+
     /** One second of timeout, up to 100 ms until the next scan, and some slack for a busy machine. */
     private static final long MAX_MILLIS = 1_700L;
 
-    private static BriskTestServer start() {
-        return Wire.start(cfg -> {
+    private BriskTestServer start() {
+        return Wire.start(engine, cfg -> {
             cfg.options()
                     .headerReadTimeout(Duration.ofSeconds(1))
                     .idleTimeout(Duration.ofSeconds(1))
@@ -150,6 +159,29 @@ class TimeoutTest {
             assertThat(r.status()).isEqualTo(408);
             assertThat(r.header("Connection")).isEqualTo("close");
             assertThat(c.closedWithin(1_000)).isTrue();
+        }
+    }
+
+    /** A client that stops reading a large response is cut off once the write has stalled for the write timeout. */
+    @Test
+    void clientThatStopsReadingIsCutOffAfterTheWriteTimeout() throws InterruptedException {
+        byte[] big = new byte[32 * 1024 * 1024]; // far more than the socket buffers hold
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+                cfg.options().writeTimeout(Duration.ofSeconds(1));
+                cfg.get("/big", ctx -> ctx.bytes(big));
+            }); RawConnection c = t.raw()) {
+            c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"); // and never read
+            long accepting = System.nanoTime();
+            while (t.app().connectionCount() == 0 && millisSince(accepting) < 3_000) {
+                Thread.sleep(5); // until the server has accepted the connection (then it writes at once)
+            }
+            long start = System.nanoTime();
+            while (t.app().connectionCount() > 0 && millisSince(start) < 6_000) {
+                Thread.sleep(20);
+            }
+            assertThat(t.app().connectionCount()).as("connections left").isZero();
+            assertThat(millisSince(start)).isBetween(800L, 5_000L);
+            assertThat(t.app().metrics().connectionsTimedOut()).isEqualTo(1);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.BriskConfig;
 import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,11 +17,12 @@ final class Wire {
     }
 
     /**
-     * Starts {@code app} with a short shutdown timeout and two I/O loops, so that closing the server
+     * Starts {@code app} on {@code engine} with a short shutdown timeout and two I/O loops, so that closing the server
      * at the end of a test never waits long.
      */
-    static BriskTestServer start(Consumer<BriskConfig> app) {
+    static BriskTestServer start(Engine engine, Consumer<BriskConfig> app) {
         return BriskTestServer.start(cfg -> {
+            engine.apply(cfg);
             cfg.options().shutdownTimeout(Duration.ofSeconds(1)).ioThreads(2);
             app.accept(cfg);
         });

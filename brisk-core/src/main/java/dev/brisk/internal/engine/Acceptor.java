@@ -7,7 +7,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * Accepts connections on its own thread and hands each to the least-loaded I/O loop. At the
+ * Accepts connections on its own thread and hands each to the engine (the least-loaded I/O loop, or a
+ * thread of its own in the blocking engine). At the
  * connection limit it stops calling {@code accept}, so the kernel backlog absorbs (and then refuses)
  * new connections instead of the server accepting and closing them; it resumes below the limit.
  */
@@ -16,14 +17,20 @@ final class Acceptor implements Runnable {
 
     private final Server server;
     private final ServerSocketChannel channel;
-    private final IoLoop[] loops;
+    private final Handoff handoff;
     private final Thread thread;
     private volatile boolean running = true;
 
-    Acceptor(Server server, ServerSocketChannel channel, IoLoop[] loops) {
+    /** Where an accepted connection goes. */
+    interface Handoff {
+        /** Takes ownership of {@code ch}; on an exception the acceptor closes it. Acceptor thread. */
+        void take(SocketChannel ch) throws IOException;
+    }
+
+    Acceptor(Server server, ServerSocketChannel channel, Handoff handoff) {
         this.server = server;
         this.channel = channel;
-        this.loops = loops;
+        this.handoff = handoff;
         this.thread = new Thread(this, "brisk-acceptor");
     }
 
@@ -41,21 +48,13 @@ final class Acceptor implements Runnable {
                 SocketChannel ch = channel.accept();
                 server.connectionAccepted();
                 try {
-                    ch.configureBlocking(false);
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    handoff.take(ch);
                 } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "dropping an accepted connection: " + e.getMessage());
                     ch.close();
                     server.connectionClosed();
-                    continue;
                 }
-                IoLoop target = leastLoaded();
-                if (target == null) {
-                    LOG.log(System.Logger.Level.ERROR, "no I/O loop is running; refusing connections");
-                    ch.close();
-                    server.connectionClosed();
-                    continue;
-                }
-                target.register(ch);
             } catch (ClosedChannelException e) {
                 break;
             } catch (IOException e) {
@@ -66,20 +65,6 @@ final class Acceptor implements Runnable {
                 }
             }
         }
-    }
-
-    /** The running loop with the fewest connections, or null when none runs. */
-    private IoLoop leastLoaded() {
-        IoLoop best = null;
-        int min = Integer.MAX_VALUE;
-        for (IoLoop loop : loops) {
-            int l = loop.load();
-            if (l < min && loop.isRunning()) {
-                min = l;
-                best = loop;
-            }
-        }
-        return best;
     }
 
     private static void sleepQuietly(long ms) {

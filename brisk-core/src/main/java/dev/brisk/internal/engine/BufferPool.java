@@ -7,10 +7,10 @@ import java.util.ArrayDeque;
  * Heap buffers of one size, reused by one I/O loop. Owned by that loop's thread: no locking.
  * Buffers of another size (grown for a large head) are left to the garbage collector on release.
  */
-final class BufferPool {
+class BufferPool {
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
-    private final int bufferSize;
-    private final int maxFree;
+    final int bufferSize;
+    final int maxFree;
 
     BufferPool(int bufferSize, int maxFree) {
         this.bufferSize = bufferSize;

@@ -46,8 +46,10 @@ import java.util.concurrent.TimeoutException;
  *                  LINGER (output shut, input drained briefly) ──▶ CLOSED
  * </pre>
  *
- * <p>Threads: every method runs on the owning {@link IoLoop}'s thread, except the
- * {@link ExchangeOwner} methods, which any thread may call and which hop to the loop.
+ * <p>Threads: every method runs on the owning {@link ConnectionLoop}'s thread, except the
+ * {@link ExchangeOwner} methods, which any thread may call and which hop to the loop. The loop is an
+ * {@link IoLoop} (non-blocking, many connections per thread) or a {@link BlockingLoop} (this connection
+ * alone on a thread that blocks); this class is the protocol for both.
  *
  * <p>Backpressure: one request is handled at a time; while it is, bytes of later (pipelined) requests
  * are only buffered, and reading stops when the buffer is full. While a response is being written,
@@ -82,11 +84,11 @@ final class Connection implements ExchangeOwner {
     /** Refused while parsed or read (parse error, timeout, limit). */
     private static final int REFUSED = 3;
 
-    private final IoLoop loop;
+    private final ConnectionLoop loop;
     private final Server server;
     private final ServerOptions opts;
     private final SocketChannel ch;
-    private final SelectionKey key;
+    private final SelectionKey key; // null on a blocking loop
     private final RequestParser parser;
     private final FastRoutes fast;
     private final int headCapacity;
@@ -130,7 +132,7 @@ final class Connection implements ExchangeOwner {
     // allocated once: a method reference per response would cost an object per request
     private final Runnable responseWritten = this::onResponseWritten;
 
-    Connection(IoLoop loop, SocketChannel ch, SelectionKey key) {
+    Connection(ConnectionLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
         this.server = loop.server;
         this.opts = server.options();
@@ -168,7 +170,7 @@ final class Connection implements ExchangeOwner {
         }
         int n;
         try {
-            n = ch.read(in);
+            n = loop.read(ch, this, in);
         } catch (IOException e) {
             close();
             return;
@@ -323,7 +325,16 @@ final class Connection implements ExchangeOwner {
         }
         state = HANDLING;
         dispatched = true;
-        server.app().dispatch(exchange);
+        dispatch();
+    }
+
+    /** Hands the routed exchange to its handler: inline on a blocking loop, else on its route's dispatch. */
+    private void dispatch() {
+        if (loop.runsHandlersInline()) {
+            server.app().runInline(exchange);
+        } else {
+            server.app().dispatch(exchange);
+        }
     }
 
     /** A slot now (true), or queued / refused (false): before the body is read or routing runs code. */
@@ -476,7 +487,7 @@ final class Connection implements ExchangeOwner {
             }
         } else {
             exchange.setBody(body);
-            server.app().dispatch(exchange);
+            dispatch();
         }
     }
 
@@ -526,7 +537,19 @@ final class Connection implements ExchangeOwner {
     @Override
     public byte[] awaitDeferredBody(Exchange ex) {
         CompletableFuture<byte[]> f = new CompletableFuture<>();
-        loop.execute(() -> startDeferredBody(f, ex));
+        if (loop.inLoop()) {
+            // a handler running inline on a blocking loop: this thread must read the body itself
+            boolean outer = advancing;
+            advancing = false; // the request head's advance() is below us on the stack; body bytes may be buffered
+            try {
+                startDeferredBody(f, ex);
+                loop.runUntil(f);
+            } finally {
+                advancing = outer;
+            }
+        } else {
+            loop.execute(() -> startDeferredBody(f, ex));
+        }
         try {
             // the loop's body-read timeout, a failure or a close always completes f
             return await(f);
@@ -672,6 +695,9 @@ final class Connection implements ExchangeOwner {
             Exchange.closeQuietly(ex.responseStream());
             return;
         }
+        if (server.draining()) {
+            closeAfter = true; // shutting down: this is the connection's last response
+        }
         if (ex.deferredBodyUnread()) {
             // the client may still send the body we never asked for: do not read it as a request
             closeAfter = true;
@@ -770,13 +796,9 @@ final class Connection implements ExchangeOwner {
     private void flush() {
         long n;
         try {
-            if (outBody == null) {
-                n = ch.write(outHead);
-            } else {
-                gather[0] = outHead;
-                gather[1] = outBody;
-                n = ch.write(gather, 0, 2);
-            }
+            gather[0] = outHead;
+            gather[1] = outBody;
+            n = loop.write(ch, gather, outBody == null ? 1 : 2);
         } catch (IOException e) {
             close();
             return;
@@ -868,6 +890,40 @@ final class Connection implements ExchangeOwner {
         advance();
     }
 
+    // ---- for a blocking loop -----------------------------------------------------------------
+
+    /** When the current wait (for bytes, or in the admission queue) times out; see {@link #checkTimeout}. */
+    long deadline() {
+        return deadline;
+    }
+
+    /** Whether the loop should read now: the connection waits for request or lingering bytes. */
+    boolean wantsInput() {
+        return (state == READ_HEAD || state == READ_BODY || state == LINGER) && (interest & SelectionKey.OP_READ) != 0;
+    }
+
+    /**
+     * Handling a request and still reading (to buffer pipelined bytes, and to notice a client that
+     * leaves during a long response).
+     */
+    boolean readsWhileHandling() {
+        return state == HANDLING && (interest & SelectionKey.OP_READ) != 0 && !inputClosed;
+    }
+
+    /** Waiting in the admission queue, until {@link #deadline}. */
+    boolean queued() {
+        return state == QUEUED;
+    }
+
+    /** Between requests with nothing buffered: closing now loses nothing. */
+    boolean idle() {
+        return state == READ_HEAD && !parser.started() && (in == null || in.position() == reqStart) && outHead == null;
+    }
+
+    boolean isClosed() {
+        return state == CLOSED;
+    }
+
     // ---- closing ----------------------------------------------------------------------------
 
     private void startLinger() {
@@ -892,7 +948,7 @@ final class Connection implements ExchangeOwner {
         try {
             while (true) {
                 in.clear();
-                int n = ch.read(in);
+                int n = loop.read(ch, this, in);
                 if (n < 0 || (lingerBytes += n) > LINGER_MAX_BYTES) {
                     close();
                     return;
@@ -908,7 +964,7 @@ final class Connection implements ExchangeOwner {
 
     /** Graceful shutdown: close now if idle, else after the current response. */
     void drain() {
-        if (state == READ_HEAD && !parser.started() && (in == null || in.position() == reqStart) && outHead == null) {
+        if (idle()) {
             close();
         } else {
             closeAfter = true;
@@ -963,7 +1019,7 @@ final class Connection implements ExchangeOwner {
     private void setInterest(int ops) {
         if (ops != interest && state != CLOSED) {
             interest = ops;
-            if (key.isValid()) {
+            if (key != null && key.isValid()) {
                 key.interestOps(ops);
             }
         }
@@ -979,7 +1035,9 @@ final class Connection implements ExchangeOwner {
         boolean wasQueued = state == QUEUED;
         state = CLOSED;
         closed = true;
-        key.cancel();
+        if (key != null) {
+            key.cancel();
+        }
         if (wasQueued && ticket != null) {
             ticket.abandon(server.admission()); // if a grant won the race, granted() passes the slot on
             ticket = null;

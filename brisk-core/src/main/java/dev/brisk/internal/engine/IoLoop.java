@@ -1,6 +1,7 @@
 package dev.brisk.internal.engine;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -16,17 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its connections' I/O state; other threads hand it work with {@link #execute}, which queues the task
  * and wakes the selector at most once per loop turn. Timeouts are checked by a scan every 100 ms.
  */
-final class IoLoop implements Runnable {
+final class IoLoop extends ConnectionLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final long SCAN_NANOS = 100_000_000L;
 
-    final Server server;
-    final BufferPool inPool;
-    /** This loop's counters: written by this loop's thread only. */
-    final dev.brisk.internal.ops.LoopCounters counters;
-    final BufferPool outPool;
-    /** Which responses this loop logs; null when the access log is off. */
-    final dev.brisk.internal.ops.AccessLog.Sampler accessLogSampler;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -39,12 +33,9 @@ final class IoLoop implements Runnable {
     private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
 
     IoLoop(Server server, int index) throws IOException {
-        this.server = server;
+        super(server, new BufferPool(8 * 1024, 1024), new BufferPool(16 * 1024, 1024), server.stats().newLoop(),
+                server.accessLog() == null ? null : server.accessLog().sampler());
         this.selector = Selector.open();
-        this.inPool = new BufferPool(8 * 1024, 1024);
-        this.outPool = new BufferPool(16 * 1024, 1024);
-        this.counters = server.stats().newLoop();
-        this.accessLogSampler = server.accessLog() == null ? null : server.accessLog().sampler();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
 
@@ -52,8 +43,30 @@ final class IoLoop implements Runnable {
         thread.start();
     }
 
+    @Override
     boolean inLoop() {
         return Thread.currentThread() == thread;
+    }
+
+    @Override
+    boolean runsHandlersInline() {
+        return false;
+    }
+
+    @Override
+    int read(SocketChannel ch, Connection c, ByteBuffer dst) throws IOException {
+        return ch.read(dst);
+    }
+
+    @Override
+    long write(SocketChannel ch, ByteBuffer[] srcs, int n) throws IOException {
+        return n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
+    }
+
+    @Override
+    void runUntil(java.util.concurrent.CompletableFuture<?> f) {
+        // handlers never run inline here long enough to wait: deferred bodies go to virtual threads
+        throw new IllegalStateException("an I/O loop cannot wait for its own connection");
     }
 
     /** Connections on this loop, counted from the moment one is handed over. */
@@ -62,6 +75,7 @@ final class IoLoop implements Runnable {
     }
 
     /** Runs {@code task} on this loop's thread, soon. */
+    @Override
     void execute(Runnable task) {
         tasks.add(task);
         if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
@@ -108,6 +122,7 @@ final class IoLoop implements Runnable {
     }
 
     /** Called by a connection as it closes, on this loop's thread. */
+    @Override
     void closed(Connection c) {
         if (connections.remove(c)) {
             load.decrementAndGet();

@@ -1,5 +1,6 @@
 package dev.brisk.internal.engine;
 
+import dev.brisk.IoMode;
 import dev.brisk.ServerOptions;
 import dev.brisk.internal.http.RequestParser;
 import dev.brisk.internal.web.App;
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +22,9 @@ import dev.brisk.internal.ops.FixedLimit;
 import dev.brisk.internal.ops.ServerStats;
 
 /**
- * The NIO engine: a listening socket, an {@link Acceptor}, N {@link IoLoop}s and the executors
- * handlers run on. Start once, close once ({@link #close} is idempotent).
+ * The server: a listening socket, an {@link Acceptor}, and the engine behind it — N {@link IoLoop}s and
+ * the executors handlers run on ({@code io=nio}), or a {@link BlockingEngine} with a thread per
+ * connection ({@code io=blocking}). Start once, close once ({@link #close} is idempotent).
  */
 public final class Server {
     private final ServerOptions options;
@@ -31,13 +34,16 @@ public final class Server {
     private final AtomicInteger lingering = new AtomicInteger();
     private final ServerStats stats = new ServerStats();
     private final AdmissionControl admission;
-    private final Object slotLock = new Object();
+    // a lock, not a monitor: blocking-engine virtual threads release slots and must not pin their carrier
+    private final java.util.concurrent.locks.ReentrantLock slotLock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.locks.Condition slotFreed = slotLock.newCondition();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean draining;
     private ServerSocketChannel channel;
-    private IoLoop[] loops;
+    private IoLoop[] loops = new IoLoop[0];
+    private BlockingEngine blocking;
     private Acceptor acceptor;
     private ExecutorService virtualThreads;
     private ExecutorService ownWorkers;
@@ -129,15 +135,40 @@ public final class Server {
         if (accessLog != null) {
             accessLog.start();
         }
-        loops = new IoLoop[options.ioThreads()];
-        for (int i = 0; i < loops.length; i++) {
-            loops[i] = new IoLoop(this, i);
+        Acceptor.Handoff handoff;
+        if (options.io() == IoMode.BLOCKING) {
+            blocking = new BlockingEngine(this);
+            handoff = blocking;
+        } else {
+            loops = new IoLoop[options.ioThreads()];
+            for (int i = 0; i < loops.length; i++) {
+                loops[i] = new IoLoop(this, i);
+            }
+            for (IoLoop l : loops) {
+                l.start();
+            }
+            handoff = this::toLeastLoadedLoop;
         }
-        for (IoLoop l : loops) {
-            l.start();
-        }
-        acceptor = new Acceptor(this, channel, loops);
+        acceptor = new Acceptor(this, channel, handoff);
         acceptor.start();
+    }
+
+    /** The NIO engine's hand-off: the running loop with the fewest connections takes the channel. */
+    private void toLeastLoadedLoop(SocketChannel ch) throws IOException {
+        ch.configureBlocking(false);
+        IoLoop best = null;
+        int min = Integer.MAX_VALUE;
+        for (IoLoop loop : loops) {
+            int l = loop.load();
+            if (l < min && loop.isRunning()) {
+                min = l;
+                best = loop;
+            }
+        }
+        if (best == null) {
+            throw new IOException("no I/O loop is running; refusing connections");
+        }
+        best.register(ch);
     }
 
     /** The bound port (useful when port 0 was asked for). */
@@ -156,12 +187,15 @@ public final class Server {
             return true;
         }
         stats.acceptPauses.increment();
-        synchronized (slotLock) {
-            try {
-                slotLock.wait(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        slotLock.lock();
+        try {
+            if (connections.get() >= options.maxConnections()) {
+                slotFreed.await(100, TimeUnit.MILLISECONDS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            slotLock.unlock();
         }
         return false;
     }
@@ -184,8 +218,11 @@ public final class Server {
     void connectionClosed() {
         int before = connections.getAndDecrement();
         if (before >= options.maxConnections()) {
-            synchronized (slotLock) {
-                slotLock.notifyAll();
+            slotLock.lock();
+            try {
+                slotFreed.signalAll();
+            } finally {
+                slotLock.unlock();
             }
         }
     }
@@ -234,12 +271,18 @@ public final class Server {
         for (IoLoop l : loops) {
             l.drain();
         }
+        if (blocking != null) {
+            blocking.drain();
+        }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         // wait for connections still answering; lingering ones have sent everything already
         awaitConnections(deadline, true);
         awaitConnections(Math.min(deadline, System.nanoTime() + 100_000_000L), false);
         for (IoLoop l : loops) {
             l.stop();
+        }
+        if (blocking != null) {
+            blocking.stop();
         }
         virtualThreads.shutdownNow();
         if (ownWorkers != null) {

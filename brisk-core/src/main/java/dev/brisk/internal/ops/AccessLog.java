@@ -4,6 +4,7 @@ import dev.brisk.AccessLogMode;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -54,16 +55,21 @@ public final class AccessLog {
      */
     public static final class Sampler {
         private final int rate;
+        private final AtomicLong shared; // null: used by one thread only
         private int count;
 
-        Sampler(int rate) {
+        Sampler(int rate, boolean shared) {
             this.rate = rate;
+            this.shared = shared ? new AtomicLong() : null;
         }
 
         /** Whether to log a response with {@code status}. */
         public boolean take(int status) {
             if (rate == 1 || status >= 500) {
                 return true;
+            }
+            if (shared != null) {
+                return shared.getAndIncrement() % rate == 0;
             }
             boolean take = count == 0;
             if (++count == rate) {
@@ -112,9 +118,14 @@ public final class AccessLog {
         thread.start();
     }
 
-    /** A sampler for one I/O loop. */
+    /** A sampler for one I/O loop: only that loop's thread may use it. */
     public Sampler sampler() {
-        return new Sampler(rate);
+        return new Sampler(rate, false);
+    }
+
+    /** A sampler any thread may use (the blocking engine's connection threads share one). */
+    public Sampler sharedSampler() {
+        return new Sampler(rate, true);
     }
 
     /** Queues a line; false when the queue was full and the line was dropped. Any thread; never blocks. */

@@ -58,4 +58,22 @@ public final class LoopCounters {
     public void shed(ServerStats.ShedReason reason) {
         shed[reason.ordinal()]++;
     }
+
+    /** Adds {@code o}'s counts to these (a closed connection's, into the retired totals). */
+    void addAll(LoopCounters o) {
+        bytesIn += o.bytesIn;
+        bytesOut += o.bytesOut;
+        timedOut += o.timedOut;
+        latencySum += o.latencySum;
+        add(statusClass, o.statusClass);
+        add(latencyBuckets, o.latencyBuckets);
+        add(parseErrors, o.parseErrors);
+        add(shed, o.shed);
+    }
+
+    private static void add(long[] into, long[] from) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] += from[i];
+        }
+    }
 }

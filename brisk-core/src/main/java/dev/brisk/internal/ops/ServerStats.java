@@ -1,8 +1,12 @@
 package dev.brisk.internal.ops;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
@@ -17,7 +21,9 @@ public final class ServerStats {
         /** The in-flight limit was reached and the queue was full (or off). */
         CONCURRENCY_LIMIT,
         /** It waited in the queue longer than the queue timeout. */
-        QUEUE_TIMEOUT;
+        QUEUE_TIMEOUT,
+        /** No connection thread came free in time (blocking engine on platform threads). */
+        THREAD_LIMIT;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
@@ -33,12 +39,46 @@ public final class ServerStats {
     public final LongAdder connectionsAccepted = new LongAdder();
     public final LongAdder acceptPauses = new LongAdder();
     private final List<LoopCounters> loops = new CopyOnWriteArrayList<>();
+    /** Counters of the blocking engine's open connections, one each (a connection is its own loop). */
+    private final Set<LoopCounters> connections = ConcurrentHashMap.newKeySet();
+    /** What closed connections counted; guarded by the lock, also while summing, so no count is seen twice. */
+    private final LoopCounters retired = new LoopCounters();
+    // a lock virtual threads can wait on without holding their carrier
+    private final ReentrantLock retiredLock = new ReentrantLock();
 
     /** Counters for one more I/O loop, to be written by that loop's thread only. */
     public LoopCounters newLoop() {
         LoopCounters c = new LoopCounters();
         loops.add(c);
         return c;
+    }
+
+    /** Counters for one blocking connection, written by its thread only; {@link #retire} them at its end. */
+    public LoopCounters newConnection() {
+        LoopCounters c = new LoopCounters();
+        connections.add(c);
+        return c;
+    }
+
+    /** Folds a closed connection's counters into the totals. Called by that connection's thread. */
+    public void retire(LoopCounters c) {
+        retiredLock.lock();
+        try {
+            if (connections.remove(c)) {
+                retired.addAll(c);
+            }
+        } finally {
+            retiredLock.unlock();
+        }
+    }
+
+    /** Every loop's counters, for reading; the caller holds the lock. */
+    private Iterable<LoopCounters> all() {
+        List<LoopCounters> all = new ArrayList<>(loops.size() + connections.size() + 1);
+        all.addAll(loops);
+        all.addAll(connections);
+        all.add(retired);
+        return all;
     }
 
     static int parseErrorIndex(int status) {
@@ -52,8 +92,13 @@ public final class ServerStats {
     /** The sum over every loop of one of its counters. */
     private long sum(ToLongFunction<LoopCounters> counter) {
         long n = 0;
-        for (LoopCounters c : loops) {
-            n += counter.applyAsLong(c);
+        retiredLock.lock();
+        try {
+            for (LoopCounters c : all()) {
+                n += counter.applyAsLong(c);
+            }
+        } finally {
+            retiredLock.unlock();
         }
         return n;
     }
@@ -91,10 +136,15 @@ public final class ServerStats {
     /** Per-bucket latency counts (not cumulative), one more than the bounds (overflow last). */
     public long[] latencyCounts() {
         long[] sum = new long[LatencyHistogram.BOUNDS_NANOS.length + 1];
-        for (LoopCounters c : loops) {
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += c.latencyBuckets[i];
+        retiredLock.lock();
+        try {
+            for (LoopCounters c : all()) {
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] += c.latencyBuckets[i];
+                }
             }
+        } finally {
+            retiredLock.unlock();
         }
         return sum;
     }

@@ -132,6 +132,17 @@ public final class App {
         }
     }
 
+    /**
+     * Runs {@code ex}'s chain (routing it first if {@link #route} was not called) on the calling thread,
+     * whatever the route's dispatch: the blocking engine's connection thread is the handler's thread.
+     */
+    public void runInline(Exchange ex) {
+        if (ex.chain() == null) {
+            route(ex);
+        }
+        run(ex, ex.chain());
+    }
+
     private void execute(Executor executor, Exchange ex, Handler h) {
         try {
             executor.execute(() -> run(ex, h));

@@ -9,6 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class AccessLogTest {
 
@@ -80,9 +82,10 @@ class AccessLogTest {
         assertThat(f).contains("path=/" + "a".repeat(AccessLog.MAX_PATH - 1) + "... status=404");
     }
 
-    @Test
-    void samplerTakesTheFirstOfEveryNAndEvery5xx() {
-        AccessLog.Sampler s = new AccessLog.Sampler(10);
+    @ParameterizedTest(name = "shared={0}")
+    @ValueSource(booleans = {false, true})
+    void samplerTakesTheFirstOfEveryNAndEvery5xx(boolean shared) {
+        AccessLog.Sampler s = new AccessLog.Sampler(10, shared);
         int taken = 0;
         for (int i = 0; i < 100; i++) {
             if (s.take(200)) {
@@ -90,14 +93,14 @@ class AccessLogTest {
             }
         }
         assertThat(taken).isEqualTo(10);
-        assertThat(new AccessLog.Sampler(10).take(200)).as("the first one").isTrue();
-        AccessLog.Sampler errors = new AccessLog.Sampler(1000);
+        assertThat(new AccessLog.Sampler(10, shared).take(200)).as("the first one").isTrue();
+        AccessLog.Sampler errors = new AccessLog.Sampler(1000, shared);
         errors.take(200);
         for (int i = 0; i < 50; i++) {
             assertThat(errors.take(503)).isTrue();
             assertThat(errors.take(404)).isFalse();
         }
-        AccessLog.Sampler every = new AccessLog.Sampler(1);
+        AccessLog.Sampler every = new AccessLog.Sampler(1, shared);
         for (int i = 0; i < 50; i++) {
             assertThat(every.take(200)).isTrue();
         }

@@ -1,0 +1,181 @@
+package dev.brisk.internal.engine;
+
+import dev.brisk.ThreadMode;
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.ops.ServerStats;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The blocking engine ({@code io=blocking}): each accepted connection gets its own thread running a
+ * {@link BlockingLoop} — a new virtual thread, or one of at most {@code platform-threads} platform
+ * threads. With platform threads, the acceptor waits for a free one (connections meanwhile wait in
+ * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is answered 503 and
+ * closed. One watchdog thread enforces {@code write-timeout} on every connection, since a blocking
+ * write has no timeout of its own.
+ */
+final class BlockingEngine implements Acceptor.Handoff {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+    private static final byte[] NO_THREAD = ("HTTP/1.1 503 Service Unavailable\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
+            + "Content-Length: 46\r\n\r\nService Unavailable: no connection thread free\n")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    final Server server;
+    final BufferPool inPool = new SharedBufferPool(8 * 1024, 1024);
+    final BufferPool outPool = new SharedBufferPool(16 * 1024, 1024);
+    /** One sampler for all connections: one per connection would log every connection's first response. */
+    final AccessLog.Sampler accessLogSampler;
+    private final Set<BlockingLoop> live = ConcurrentHashMap.newKeySet();
+    private final ThreadPoolExecutor platform; // null: a virtual thread per connection
+    private final Semaphore platformFree;
+    /** The acceptor's refusals; written by the acceptor thread only. */
+    private final LoopCounters acceptorCounters;
+    private final Thread watchdog;
+    private volatile boolean running = true;
+
+    BlockingEngine(Server server) {
+        this.server = server;
+        this.acceptorCounters = server.stats().newLoop();
+        this.accessLogSampler = server.accessLog() == null ? null : server.accessLog().sharedSampler();
+        if (server.options().threads() == ThreadMode.PLATFORM) {
+            int n = server.options().platformThreads();
+            platform = new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    Thread.ofPlatform().name("brisk-conn-", 0).daemon(true).factory());
+            platform.allowCoreThreadTimeOut(true);
+            platformFree = new Semaphore(n);
+        } else {
+            platform = null;
+            platformFree = null;
+        }
+        watchdog = Thread.ofPlatform().name("brisk-write-watchdog").daemon(true).unstarted(this::watch);
+        watchdog.start();
+    }
+
+    /** Starts serving an accepted channel on a thread of its own. Called by the acceptor. */
+    @Override
+    public void take(SocketChannel ch) throws IOException {
+        ch.configureBlocking(true);
+        if (platform != null && !awaitPlatformThread()) {
+            refuse(ch);
+            return;
+        }
+        BlockingLoop loop;
+        try {
+            loop = new BlockingLoop(this, ch);
+        } catch (IOException | RuntimeException e) {
+            if (platformFree != null) {
+                platformFree.release();
+            }
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+        live.add(loop);
+        if (platform != null) {
+            platform.execute(loop);
+        } else {
+            // unnamed: a numbered name is a string built per connection, and churn is a connection per request
+            Thread.ofVirtual().start(loop);
+        }
+    }
+
+    private boolean awaitPlatformThread() {
+        try {
+            return platformFree.tryAcquire(server.options().connectionWaitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Answers 503 on a short-lived virtual thread (it lingers so the answer is not reset away). */
+    private void refuse(SocketChannel ch) {
+        acceptorCounters.shed(ServerStats.ShedReason.THREAD_LIMIT);
+        acceptorCounters.status(503);
+        Thread.ofVirtual().start(() -> {
+            try (ch) {
+                ch.write(ByteBuffer.wrap(NO_THREAD));
+                ch.shutdownOutput();
+                ch.socket().setSoTimeout(1_000);
+                byte[] sink = new byte[4096];
+                var in = ch.socket().getInputStream();
+                for (int i = 0; i < 256 && in.read(sink) >= 0; i++) {
+                    // drop what the client still sends, for a second at most
+                }
+            } catch (IOException ignored) {
+                // the client left: nothing to answer
+            } finally {
+                server.connectionClosed();
+            }
+        });
+    }
+
+    /** A connection's loop ended. On that connection's thread. */
+    void closed(BlockingLoop loop) {
+        if (live.remove(loop)) {
+            if (platformFree != null) {
+                platformFree.release();
+            }
+            server.connectionClosed();
+        }
+    }
+
+    /** Graceful shutdown: idle connections end now, busy ones after their current response. */
+    void drain() {
+        for (BlockingLoop l : live) {
+            l.drain();
+        }
+    }
+
+    /**
+     * The end: closes what is left and waits (a second at most) for those threads to finish; a
+     * connection whose handler ignores the interrupt is counted closed anyway, as its socket is.
+     */
+    void stop() {
+        running = false;
+        watchdog.interrupt();
+        for (BlockingLoop l : live) {
+            l.forceClose();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (BlockingLoop l : live) {
+            closed(l);
+        }
+        if (platform != null) {
+            platform.shutdownNow();
+        }
+    }
+
+    private void watch() {
+        long timeout = server.options().writeTimeout().toNanos();
+        while (running) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (BlockingLoop l : live) {
+                l.checkWrite(now, timeout);
+            }
+        }
+        LOG.log(System.Logger.Level.TRACE, "write watchdog stopped");
+    }
+}

@@ -1,0 +1,157 @@
+package dev.brisk.stress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
+import dev.brisk.testing.RawConnection;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+
+/** What only the blocking engine does: a thread per connection, its cap on platform threads, no pinning. */
+class BlockingEngineTest {
+
+    @Test
+    void handlersRunOnTheirConnectionsOwnVirtualThread() {
+        List<Thread> seen = new CopyOnWriteArrayList<>();
+        try (BriskTestServer t = BriskTestServer.start(Engine.BLOCKING_VIRTUAL,
+                cfg -> cfg.get("/who", ctx -> {
+                    seen.add(Thread.currentThread());
+                    ctx.text("ok");
+                }));
+             RawConnection a = t.raw(); RawConnection b = t.raw()) {
+            for (RawConnection c : List.of(a, a, b)) {
+                assertThat(c.send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            }
+            assertThat(seen).hasSize(3).allMatch(Thread::isVirtual);
+            assertThat(seen.get(1)).as("same connection, same thread").isSameAs(seen.get(0));
+            assertThat(seen.get(2)).as("another connection, another thread").isNotSameAs(seen.get(0));
+        }
+    }
+
+    @Test
+    void platformThreadsAreCappedAndAConnectionWithoutOneGets503() {
+        List<Thread> seen = new CopyOnWriteArrayList<>();
+        try (BriskTestServer t = BriskTestServer.start(Engine.BLOCKING_PLATFORM, cfg -> {
+            cfg.options().platformThreads(2).connectionWaitTimeout(Duration.ofMillis(300));
+            cfg.get("/who", ctx -> {
+                seen.add(Thread.currentThread());
+                ctx.text("ok");
+            });
+        })) {
+            RawConnection a = t.raw();
+            try (RawConnection b = t.raw()) {
+                assertThat(a.send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+                assertThat(b.send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+                assertThat(seen).noneMatch(Thread::isVirtual).allMatch(th -> th.getName().startsWith("brisk-conn-"));
+
+                // both threads now hold an idle keep-alive connection: a third connection waits, then is refused
+                try (RawConnection c = t.raw()) {
+                    long start = System.nanoTime();
+                    RawConnection.Response r = c.timeout(3_000).send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read();
+                    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(r.header("Retry-After")).isEqualTo("1");
+                    assertThat(r.header("Connection")).isEqualTo("close");
+                    assertThat(waited).isBetween(250L, 2_500L);
+                    assertThat(c.closedWithin(1_000)).isTrue();
+                }
+                assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 1L);
+                assertThat(seen).hasSize(2);
+
+                // a thread comes free when a connection ends, and the next connection is served
+                a.close();
+                try (RawConnection d = t.raw()) {
+                    assertThat(d.timeout(3_000).send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read().status())
+                            .isEqualTo(200);
+                }
+            }
+        }
+    }
+
+    /**
+     * The engine's own code never pins a virtual thread to its carrier (blocks while it cannot unmount):
+     * JFR's {@code jdk.VirtualThreadPinned} sees no event with an engine frame, over plain requests,
+     * bodies, {@code 100-continue}, a streamed body and admission queueing. On JDK 24+ {@code synchronized}
+     * no longer pins at all; the engine avoids it on waits anyway, for JDK 21.
+     */
+    @Test
+    void theEngineNeverPinsAVirtualThread() throws Exception {
+        Path dump = Files.createTempFile("brisk-pinning", ".jfr");
+        try (Recording rec = new Recording()) {
+            rec.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            rec.start();
+            try (BriskTestServer t = BriskTestServer.start(Engine.BLOCKING_VIRTUAL, cfg -> {
+                cfg.options().maxConcurrentRequests(2).requestQueueSize(64).requestQueueTimeout(Duration.ofSeconds(5));
+                cfg.get("/hello", ctx -> ctx.text("hello"));
+                cfg.get("/sleep", ctx -> {
+                    Thread.sleep(20);
+                    ctx.text("slept");
+                });
+                cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+                cfg.get("/stream", ctx -> ctx.stream(new ByteArrayInputStream(new byte[100_000])));
+            })) {
+                List<Future<?>> clients = new ArrayList<>();
+                try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                    for (int i = 0; i < 8; i++) {
+                        clients.add(pool.submit(() -> {
+                            for (int k = 0; k < 10; k++) {
+                                assertThat(t.get("/sleep").statusCode()).isEqualTo(200);
+                                assertThat(t.get("/hello").body()).isEqualTo("hello");
+                                assertThat(t.get("/stream").body()).hasSize(100_000);
+                                assertThat(t.post("/echo", "text/plain", "body-" + k).body()).isEqualTo("body-" + k);
+                            }
+                            return null;
+                        }));
+                    }
+                    for (Future<?> c : clients) {
+                        c.get(30, TimeUnit.SECONDS); // rethrows a client's failed assertion
+                    }
+                }
+                try (RawConnection c = t.raw()) {
+                    c.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+                    assertThat(c.read().status()).isEqualTo(100);
+                    assertThat(c.send("hello").read().body()).isEqualTo("hello");
+                }
+                HttpResponse<String> last = t.send(t.request("/hello").GET().build());
+                assertThat(last.statusCode()).isEqualTo(200);
+            }
+            rec.stop();
+            rec.dump(dump);
+        }
+        try {
+            List<String> pinned = new ArrayList<>();
+            for (RecordedEvent e : RecordingFile.readAllEvents(dump)) {
+                if (e.getStackTrace() == null) {
+                    continue;
+                }
+                List<String> types = e.getStackTrace().getFrames().stream()
+                        .map(f -> f.getMethod().getType().getName()).toList();
+                // loading a class the first time holds the class loader's lock: the JDK's, not ours
+                boolean classLoading = types.stream().anyMatch(n -> n.equals("java.lang.ClassLoader"));
+                boolean engine = types.stream().anyMatch(n -> n.startsWith("dev.brisk.internal"));
+                if (engine && !classLoading) {
+                    pinned.add(e.getStackTrace().getFrames().toString());
+                }
+            }
+            assertThat(pinned).as("pinned virtual threads with an engine frame").isEmpty();
+        } finally {
+            Files.deleteIfExists(dump);
+        }
+    }
+}
