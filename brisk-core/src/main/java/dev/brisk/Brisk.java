@@ -66,6 +66,24 @@ public final class Brisk implements AutoCloseable {
         return server.connectionCount();
     }
 
+    /**
+     * Sets the app's readiness: with {@code false} the readiness route ({@link BriskConfig#health})
+     * answers 503 {@code not_ready} until it is set back to {@code true}. Any thread, any time, also
+     * before {@link #start}; once {@link #close} has begun it changes nothing. Returns this.
+     */
+    public Brisk ready(boolean ready) {
+        server.app().readiness().set(ready);
+        return this;
+    }
+
+    /**
+     * Whether the app wants traffic: it is ready ({@link #ready}, {@link HealthConfig#startNotReady})
+     * and {@link #close} has not begun. The readiness checks are not run for this.
+     */
+    public boolean isReady() {
+        return server.app().readiness().ready();
+    }
+
     /** The engine's counters: connections, responses by status class, latency, bytes, refusals. */
     public ServerMetrics metrics() {
         return new dev.brisk.internal.ops.MetricsView(server.stats(), server.admission(), server::connectionCount,
@@ -73,10 +91,13 @@ public final class Brisk implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: stops accepting, closes idle connections, lets in-flight requests finish up
-     * to {@code shutdown-timeout}, then closes the rest. Idempotent; blocks until done, also when
-     * another thread is already closing. Do not call it from a handler: that handler's own request is
-     * in flight, so the call waits the whole shutdown timeout and its response is never sent.
+     * Graceful shutdown: readiness turns to 503 {@code shutting_down} first; for {@code shutdown-delay}
+     * (default 0) the server then still accepts and serves as usual, so a load balancer probing
+     * readiness sees it and stops sending; then it stops accepting, closes idle connections, lets
+     * in-flight requests finish up to {@code shutdown-timeout}, and closes the rest. Idempotent; blocks
+     * until done, also when another thread is already closing. Do not call it from a handler: that
+     * handler's own request is in flight, so the call waits the whole shutdown timeout and its response
+     * is never sent.
      */
     @Override
     public void close() {

@@ -43,6 +43,13 @@ public interface BriskConfig extends Routing {
     /** A fixed response for an exact {@code GET} (and {@code HEAD}) path, served without per-request objects. */
     BriskConfig fastGet(String path, StaticResponse response);
 
+    /**
+     * Declares the liveness and readiness routes ({@code GET /health}, {@code GET /ready} unless
+     * {@code spec} moves them), the readiness checks and the initial readiness; see {@link HealthConfig}.
+     * Once per app: {@code cfg.health(h -> h.check("database", db::ping))}.
+     */
+    BriskConfig health(Consumer<HealthConfig> spec);
+
     /** Routes under {@code prefix}. */
     BriskConfig group(String prefix, Consumer<RouteGroup> routes);
 

@@ -27,6 +27,8 @@ import java.time.Duration;
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
  * <tr><td>backlog</td><td>1024</td><td>listen backlog</td></tr>
  * <tr><td>shutdown-timeout</td><td>10 s</td><td>graceful shutdown: how long in-flight requests may finish</td></tr>
+ * <tr><td>shutdown-delay</td><td>0 s</td><td>graceful shutdown: how long readiness answers 503 while everything
+ *     is still accepted and served, before the drain; set it a bit above the load balancer's probe period</td></tr>
  * <tr><td>max-concurrent-requests</td><td>0 (unlimited)</td><td>requests in flight at most; more wait in the queue or get 503</td></tr>
  * <tr><td>concurrency-limit</td><td>fixed</td><td>fixed, or adaptive (lowered when latency rises)</td></tr>
  * <tr><td>request-queue-size</td><td>16</td><td>requests waiting for a slot at most (0: refuse at once)</td></tr>
@@ -62,6 +64,7 @@ public record ServerOptions(
         int maxConnections,
         int backlog,
         Duration shutdownTimeout,
+        Duration shutdownDelay,
         int maxConcurrentRequests,
         ConcurrencyLimitMode concurrencyLimit,
         int requestQueueSize,
@@ -87,6 +90,7 @@ public record ServerOptions(
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
     public static final int DEFAULT_BACKLOG = 1024;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
     public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
     public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
     public static final int DEFAULT_ACCESS_LOG_SAMPLE_RATE = 100;
@@ -113,6 +117,9 @@ public record ServerOptions(
         requirePositive("write-timeout", writeTimeout);
         if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
             throw new IllegalArgumentException("shutdown-timeout must be >= 0");
+        }
+        if (shutdownDelay == null || shutdownDelay.isNegative()) {
+            throw new IllegalArgumentException("shutdown-delay must be >= 0");
         }
         requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
         requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
@@ -173,6 +180,7 @@ public record ServerOptions(
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int backlog = DEFAULT_BACKLOG;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private Duration shutdownDelay = DEFAULT_SHUTDOWN_DELAY;
         private int maxConcurrentRequests = 0;
         private ConcurrencyLimitMode concurrencyLimit = ConcurrencyLimitMode.FIXED;
         private int requestQueueSize = DEFAULT_REQUEST_QUEUE_SIZE;
@@ -206,6 +214,7 @@ public record ServerOptions(
         public Builder maxConnections(int v) { maxConnections = v; return this; }
         public Builder backlog(int v) { backlog = v; return this; }
         public Builder shutdownTimeout(Duration v) { shutdownTimeout = v; return this; }
+        public Builder shutdownDelay(Duration v) { shutdownDelay = v; return this; }
         public Builder maxConcurrentRequests(int v) { maxConcurrentRequests = v; return this; }
         public Builder concurrencyLimit(ConcurrencyLimitMode v) { concurrencyLimit = v; return this; }
         public Builder requestQueueSize(int v) { requestQueueSize = v; return this; }
@@ -238,6 +247,7 @@ public record ServerOptions(
             maxConnections = source.integer("max-connections", maxConnections);
             backlog = source.integer("backlog", backlog);
             shutdownTimeout = source.duration("shutdown-timeout", shutdownTimeout);
+            shutdownDelay = source.duration("shutdown-delay", shutdownDelay);
             maxConcurrentRequests = source.integer("max-concurrent-requests", maxConcurrentRequests);
             concurrencyLimit = source.enumValue("concurrency-limit", ConcurrencyLimitMode.class, concurrencyLimit);
             requestQueueSize = source.integer("request-queue-size", requestQueueSize);
@@ -256,8 +266,8 @@ public record ServerOptions(
             return new ServerOptions(host, port, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
-                    backlog, shutdownTimeout, maxConcurrentRequests, concurrencyLimit, requestQueueSize,
-                    requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
+                    backlog, shutdownTimeout, shutdownDelay, maxConcurrentRequests, concurrencyLimit,
+                    requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout);
         }
     }

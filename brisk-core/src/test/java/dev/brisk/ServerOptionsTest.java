@@ -42,6 +42,7 @@ class ServerOptionsTest {
         assertThat(o.accessLog()).isEqualTo(AccessLogMode.OFF);
         assertThat(o.accessLogSampleRate()).isEqualTo(100);
         assertThat(o.requestIds()).isFalse();
+        assertThat(o.shutdownDelay()).isEqualTo(Duration.ZERO);
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -72,6 +73,8 @@ class ServerOptionsTest {
                 bad("write-timeout", "write-timeout 0", b -> b.writeTimeout(Duration.ZERO)),
                 bad("shutdown-timeout", "shutdown-timeout -1ms", b -> b.shutdownTimeout(Duration.ofMillis(-1))),
                 bad("shutdown-timeout", "shutdown-timeout null", b -> b.shutdownTimeout(null)),
+                bad("shutdown-delay", "shutdown-delay -1ms", b -> b.shutdownDelay(Duration.ofMillis(-1))),
+                bad("shutdown-delay", "shutdown-delay null", b -> b.shutdownDelay(null)),
                 bad("host", "host null", b -> b.host(null)),
                 bad("host", "host blank", b -> b.host("  ")),
                 bad("dispatch", "dispatch null", b -> b.dispatch(null)),
@@ -92,7 +95,7 @@ class ServerOptionsTest {
         assertThatCode(() -> ServerOptions.builder().port(0).ioThreads(1).workerThreads(1).maxRequestLine(64)
                 .maxHeaderSize(256).maxHeaders(1).maxBodySize(0).maxChunkExtension(0).maxRequestsPerConnection(0)
                 .maxConnections(1).backlog(1).headerReadTimeout(Duration.ofNanos(1)).shutdownTimeout(Duration.ZERO)
-                .build()).doesNotThrowAnyException();
+                .shutdownDelay(Duration.ZERO).build()).doesNotThrowAnyException();
         ServerOptions high = ServerOptions.builder().port(65535).ioThreads(1024).workerThreads(100_000)
                 .maxRequestLine(1 << 20).maxHeaderSize(1 << 20).maxHeaders(10_000).maxBodySize(Integer.MAX_VALUE - 16L)
                 .maxChunkExtension(1 << 20).maxRequestsPerConnection(Integer.MAX_VALUE).maxConnections(10_000_000)
@@ -122,6 +125,7 @@ class ServerOptionsTest {
                 "brisk.max-connections", "500",
                 "brisk.backlog", "64",
                 "brisk.shutdown-timeout", "1h",
+                "brisk.shutdown-delay", "3s",
                 "brisk.max-concurrent-requests", "4",
                 "brisk.concurrency-limit", "adaptive",
                 "brisk.request-queue-size", "0",
@@ -136,8 +140,8 @@ class ServerOptionsTest {
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
-                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), 4, ConcurrencyLimitMode.ADAPTIVE, 0,
-                Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
+                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), Duration.ofSeconds(3), 4,
+                ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2)));
     }
 

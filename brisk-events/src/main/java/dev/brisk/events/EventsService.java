@@ -4,7 +4,6 @@ import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
-import dev.brisk.StaticResponse;
 import dev.brisk.events.feed.FeedParser;
 import dev.brisk.events.poll.FeedPoller;
 import dev.brisk.events.search.EventCatalog;
@@ -23,8 +22,8 @@ import java.util.function.Consumer;
  * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
  * the search API on the main port and Prometheus metrics on the metrics port.
  *
- * <p>Routes: {@code GET /search?starts_at=&ends_at=}, {@code GET /health} (live),
- * {@code GET /ready} (200 once the stored events are loaded and until shutdown begins, else 503).
+ * <p>Routes: {@code GET /search?starts_at=&ends_at=}, and from {@code cfg.health}: {@code GET /health}
+ * (live) and {@code GET /ready} (200 once the stored events are loaded and until shutdown begins, else 503).
  */
 public final class EventsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventsService.class.getName());
@@ -38,7 +37,6 @@ public final class EventsService implements AutoCloseable {
     private final EventsMetrics metrics;
     private final Brisk http;
     private final MetricsServer metricsHttp;
-    private volatile boolean stopping;
 
     private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions, boolean poll) {
         if (config.providerUrl() == null) {
@@ -71,6 +69,7 @@ public final class EventsService implements AutoCloseable {
             long t0 = System.nanoTime();
             List<Event> stored = store.loadAll();
             catalog.load(stored);
+            main.ready(true); // every stored event is searchable: take traffic
             LOG.log(System.Logger.Level.INFO, "loaded {0} stored events from {1} in {2} ms",
                     stored.size(), store.describe(), (System.nanoTime() - t0) / 1_000_000);
             if (poll) {
@@ -106,12 +105,8 @@ public final class EventsService implements AutoCloseable {
 
     private void routes(BriskConfig cfg) {
         cfg.use(metrics.requests());
-        cfg.fastGet("/health", StaticResponse.json("{\"status\":\"up\"}"));
-        cfg.get("/ready", ctx -> {
-            boolean ready = catalog.loaded() && !stopping;
-            ctx.status(ready ? 200 : 503).contentType(JSON)
-                    .bytes(ready ? "{\"status\":\"ready\"}".getBytes() : "{\"status\":\"not ready\"}".getBytes());
-        }).dispatch(Dispatch.EVENT_LOOP);
+        // the server listens before the stored events are loaded: not ready until they are
+        cfg.health(h -> h.startNotReady());
         // pure memory and bounded work: answered on the I/O thread, no hand-off
         cfg.get("/search", ctx -> {
             SearchQuery q = SearchQuery.parse(ctx.queryParamMap(), config.zone());
@@ -183,22 +178,21 @@ public final class EventsService implements AutoCloseable {
     }
 
     /**
-     * Graceful stop: readiness turns false first (a load balancer stops sending), polling stops
-     * (an in-flight transaction commits or rolls back whole), then the servers drain and the store closes.
+     * Graceful stop: the main server first (readiness turns 503 at once, so a load balancer stops
+     * sending; {@code shutdown-delay} still serving; then the drain), then polling (an in-flight
+     * transaction commits or rolls back whole), the metrics server and the store.
      */
     @Override
     public void close() {
-        stopping = true;
         closeAll(poller, http, metricsHttp);
     }
 
     private void closeAll(FeedPoller p, Brisk main, MetricsServer side) {
-        stopping = true;
-        if (p != null) {
-            p.close();
-        }
         if (main != null) {
             main.close();
+        }
+        if (p != null) {
+            p.close();
         }
         if (side != null) {
             side.close();

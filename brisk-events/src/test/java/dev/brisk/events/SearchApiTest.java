@@ -146,7 +146,7 @@ class SearchApiTest {
         assertThat(get("/health").statusCode()).isEqualTo(200);
         HttpResponse<String> ready = get("/ready");
         assertThat(ready.statusCode()).isEqualTo(200);
-        assertThat(ready.body()).isEqualTo("{\"status\":\"ready\"}");
+        assertThat(ready.body()).isEqualTo("{\"status\":\"UP\"}");
         get("/search?starts_at=2021-01-01T00:00:00");
         get("/search?starts_at=2021-01-01T00:00:00");
         get("/search?starts_at=bad");

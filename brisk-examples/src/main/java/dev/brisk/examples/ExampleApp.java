@@ -6,7 +6,6 @@ import dev.brisk.ConfigSource;
 import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
-import dev.brisk.StaticResponse;
 import dev.brisk.jackson.JacksonJsonCodec;
 import dev.brisk.micrometer.MetricsServer;
 import java.util.Map;
@@ -16,7 +15,8 @@ import java.util.OptionalInt;
  * The example app: the routes the benchmarks use ({@code ./brisk example}).
  *
  * <ul>
- *   <li>{@code GET /health} fast-static {@code OK}</li>
+ *   <li>{@code GET /health} liveness and {@code GET /ready} readiness ({@code cfg.health}): 200
+ *       {@code {"status":"UP"}}, readiness 503 from the start of shutdown; {@code /health} is fast-static</li>
  *   <li>{@code GET /hello} {@code Hello, World!} (a normal route)</li>
  *   <li>{@code GET /json} {@code {"message":"Hello, World!"}} serialized per request</li>
  *   <li>{@code GET /users/{id}} the id as text</li>
@@ -48,7 +48,7 @@ public final class ExampleApp {
     /** Declares the example routes on {@code cfg}. */
     public static void routes(BriskConfig cfg) {
         cfg.json(new JacksonJsonCodec());
-        cfg.fastGet("/health", StaticResponse.text("OK"));
+        cfg.health(h -> { });
         cfg.get("/hello", ctx -> ctx.text("Hello, World!"));
         cfg.get("/json", ctx -> ctx.json(Map.of("message", "Hello, World!")));
         cfg.get("/users/{id}", ctx -> ctx.text(ctx.pathParam("id")));
@@ -134,7 +134,7 @@ public final class ExampleApp {
         System.out.println("  curl '" + base + "/users/42?active=true'");
         System.out.println("  curl -d 'hi there' -H 'Content-Type: text/plain' " + base + "/echo");
         System.out.println("  curl -i -d @README.md " + base + "/consume");
-        System.out.println("  curl " + base + "/health");
+        System.out.println("  curl " + base + "/health " + base + "/ready");
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
         System.out.println("Stop with Ctrl-C.");

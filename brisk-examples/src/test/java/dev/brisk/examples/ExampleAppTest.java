@@ -22,11 +22,14 @@ class ExampleAppTest {
     }
 
     @Test
-    void health() {
+    void healthAndReady() {
         HttpResponse<String> r = server.get("/health");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("OK");
+        assertThat(r.body()).isEqualTo("{\"status\":\"UP\"}");
         assertThat(r.headers().firstValue("Date")).isPresent();
+        HttpResponse<String> ready = server.get("/ready");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).isEqualTo("{\"status\":\"UP\"}");
     }
 
     @Test

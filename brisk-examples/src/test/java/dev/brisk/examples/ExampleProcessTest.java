@@ -97,13 +97,14 @@ class ExampleProcessTest {
         assertThat(curl("-H", "Content-Type: text/plain", "--data-binary", "hi there", base + "/echo"))
                 .contains("Content-Type: text/plain\n").endsWith("\n\nhi there");
         assertThat(curl("--data-binary", "x".repeat(1024), base + "/consume")).startsWith("HTTP/1.1 204 No Content\n");
-        assertThat(curl(base + "/health")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\nOK");
+        assertThat(curl(base + "/health")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\n{\"status\":\"UP\"}");
+        assertThat(curl(base + "/ready")).startsWith("HTTP/1.1 200 OK\n").endsWith("\n\n{\"status\":\"UP\"}");
         assertThat(curl("-X", "DELETE", base + "/hello")).startsWith("HTTP/1.1 405").contains("Allow: GET, HEAD, OPTIONS");
         // two requests on one curl connection: keep-alive works with a real client
         String two = curl(base + "/hello", base + "/users/7");
         assertThat(two).contains("Hello, World!").endsWith("\n\n7");
         assertThat(curl("http://127.0.0.1:" + metricsPort + "/metrics")).startsWith("HTTP/1.1 200 OK\n")
-                .contains("brisk_requests_total{status_class=\"2xx\"} 8.0\n");
+                .contains("brisk_requests_total{status_class=\"2xx\"} 9.0\n");
         assertThat(curl(base + "/metrics")).as("not on the app's port").startsWith("HTTP/1.1 404");
 
         demo.destroy(); // SIGTERM: the shutdown hook closes the server

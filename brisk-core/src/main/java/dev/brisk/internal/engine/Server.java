@@ -228,8 +228,9 @@ public final class Server {
     }
 
     /**
-     * Graceful shutdown: stop accepting, close idle connections, let in-flight requests finish (with
-     * {@code Connection: close}) until the shutdown timeout, then close everything. Idempotent.
+     * Graceful shutdown: readiness off, the shutdown delay with everything still served, then stop
+     * accepting, close idle connections, let in-flight requests finish (with {@code Connection: close})
+     * until the shutdown timeout, then close everything. Idempotent.
      */
     public void close() {
         if (!started.get()) {
@@ -257,6 +258,18 @@ public final class Server {
         }
     }
 
+    /** Still accepting and serving: time for a load balancer to see readiness down and stop sending. */
+    private static void pause(java.time.Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // asked to hurry: drain now
+        }
+    }
+
     private void awaitCloseDone() {
         try {
             closeDone.await();
@@ -266,6 +279,9 @@ public final class Server {
     }
 
     private void shutdown() {
+        // readiness first, so a probe sees DOWN even on a keep-alive connection the drain below keeps open
+        app.readiness().shutdownStarted();
+        pause(options.shutdownDelay());
         draining = true;
         acceptor.close();
         for (IoLoop l : loops) {

@@ -7,6 +7,7 @@ import dev.brisk.Handler;
 import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
+import dev.brisk.internal.ops.Readiness;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.FastRoutes;
 import dev.brisk.internal.routing.RouteMatch;
@@ -36,13 +37,14 @@ public final class App {
     private final Map<Integer, Handler> errorHandlers;
     private final JsonCodec codec;
     private final Dispatch defaultDispatch;
+    private final Readiness readiness;
     private volatile Executor virtualThreads;
     private volatile Executor workers;
 
     App(Router router, FastRoutes fastRoutes, Handler notFound, Handler methodNotAllowed, Handler notImplemented,
         Handler autoOptions, List<Handler> afterFilters,
         Map<Class<?>, ExceptionHandler<Throwable>> exceptionHandlers, Map<Integer, Handler> errorHandlers,
-        JsonCodec codec, Dispatch defaultDispatch) {
+        JsonCodec codec, Dispatch defaultDispatch, Readiness readiness) {
         this.router = router;
         this.fastRoutes = fastRoutes;
         this.notFound = notFound;
@@ -54,6 +56,12 @@ public final class App {
         this.errorHandlers = errorHandlers;
         this.codec = codec;
         this.defaultDispatch = defaultDispatch;
+        this.readiness = readiness;
+    }
+
+    /** Whether the app wants traffic; graceful shutdown turns it off first. */
+    public Readiness readiness() {
+        return readiness;
     }
 
     /** The executors for {@link Dispatch#VIRTUAL_THREADS} and {@link Dispatch#WORKER_POOL}; set by the server at start. */

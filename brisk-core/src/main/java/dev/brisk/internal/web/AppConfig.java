@@ -5,6 +5,7 @@ import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
 import dev.brisk.ExceptionHandler;
 import dev.brisk.Handler;
+import dev.brisk.HealthConfig;
 import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
@@ -13,6 +14,8 @@ import dev.brisk.Route;
 import dev.brisk.RouteGroup;
 import dev.brisk.ServerOptions;
 import dev.brisk.StaticResponse;
+import dev.brisk.internal.ops.Readiness;
+import dev.brisk.internal.ops.ReadinessHandler;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.FastRoutes;
 import dev.brisk.internal.routing.Router;
@@ -26,6 +29,10 @@ import java.util.function.Consumer;
 
 /** What {@link BriskConfig} collects; {@link #freeze} turns it into an {@link App}. Single-threaded. */
 public final class AppConfig implements BriskConfig {
+    /** The liveness answer: served while the process serves at all. */
+    private static final StaticResponse LIVE = StaticResponse.json("{\"status\":\"UP\"}")
+            .withHeader("Cache-Control", "no-store");
+
     private final ServerOptions.Builder options = ServerOptions.builder();
     private ConfigSource source;
     private JsonCodec codec;
@@ -37,6 +44,8 @@ public final class AppConfig implements BriskConfig {
     private final List<Handler> after = new ArrayList<>();
     private final Map<Class<?>, ExceptionHandler<Throwable>> exceptions = new HashMap<>();
     private final Map<Integer, Handler> errors = new HashMap<>();
+    private final Readiness readiness = new Readiness();
+    private boolean healthDeclared;
     private boolean frozen;
 
     /** A route as declared: the middleware list is the app's and groups' at declaration, plus its own. */
@@ -48,6 +57,8 @@ public final class AppConfig implements BriskConfig {
         final List<Middleware> own = new ArrayList<>();
         Dispatch dispatch;
         boolean neverShed;
+        /** Served as is: no app middleware, no before filters (like a fast-static route). */
+        boolean bare;
 
         RouteSpec(Method method, String path, Handler handler, List<Middleware> groupMiddleware) {
             this.method = method;
@@ -121,6 +132,29 @@ public final class AppConfig implements BriskConfig {
         if (fast.put(path, response) != null) {
             throw new IllegalArgumentException("duplicate fast route: " + path);
         }
+        return this;
+    }
+
+    @Override
+    public BriskConfig health(Consumer<HealthConfig> spec) {
+        checkOpen();
+        if (healthDeclared) {
+            throw new IllegalStateException("health is already declared: declare it once, with every check");
+        }
+        HealthSpec h = new HealthSpec();
+        spec.accept(h);
+        if (h.livenessPath.equals(h.readinessPath)) {
+            throw new IllegalArgumentException("liveness and readiness need different paths: " + h.livenessPath);
+        }
+        healthDeclared = true;
+        readiness.set(!h.startNotReady);
+        fastGet(h.livenessPath, LIVE);
+        ReadinessHandler ready = new ReadinessHandler(readiness, List.copyOf(h.checks), h.checkTimeout);
+        RouteSpec r = (RouteSpec) addRoute(Method.GET, h.readinessPath, ready, List.of());
+        r.bare = true;
+        r.neverShed = true;
+        // checks may block: never on an event loop, nor on a worker pool that handlers may have filled
+        r.dispatch = ready.blocks() ? Dispatch.VIRTUAL_THREADS : Dispatch.EVENT_LOOP;
         return this;
     }
 
@@ -237,11 +271,15 @@ public final class AppConfig implements BriskConfig {
         Router router = new Router();
         List<Handler> befores = List.copyOf(before);
         for (RouteSpec r : routes) {
-            Handler core = withBefore(befores, r.handler);
-            List<Middleware> chain = new ArrayList<>(middleware);
-            chain.addAll(r.groupMiddleware);
-            chain.addAll(r.own);
-            Handler h = wrap(chain, core);
+            Handler h;
+            if (r.bare) {
+                h = r.handler;
+            } else {
+                List<Middleware> chain = new ArrayList<>(middleware);
+                chain.addAll(r.groupMiddleware);
+                chain.addAll(r.own);
+                h = wrap(chain, withBefore(befores, r.handler));
+            }
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
             router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed));
         }
@@ -277,7 +315,7 @@ public final class AppConfig implements BriskConfig {
             ctx.status(204).header("Allow", ((Exchange) ctx).allow());
         }));
         return new App(router, new FastRoutes(fast), notFound, notAllowed, notImplemented, options, List.copyOf(after),
-                Map.copyOf(exceptions), Map.copyOf(errors), codec, opts.dispatch());
+                Map.copyOf(exceptions), Map.copyOf(errors), codec, opts.dispatch(), readiness);
     }
 
     /** The route's core: before filters, then the handler, whose own headers an exception drops. */
