@@ -1,13 +1,10 @@
 package dev.brisk.ops;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -18,6 +15,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The in-flight limit over real sockets: a slow handler, limit N, and more requests than N. Exactly N

@@ -1,16 +1,16 @@
 package dev.brisk.ops;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.ServerMetrics;
 import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The engine's own counters, driven by real requests. */
 @ParameterizedClass

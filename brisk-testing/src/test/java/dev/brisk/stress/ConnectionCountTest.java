@@ -1,15 +1,15 @@
 package dev.brisk.stress;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code Brisk.connectionCount()}: "open connections right now". */
 @Timeout(20)

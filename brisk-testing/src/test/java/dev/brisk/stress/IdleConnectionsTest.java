@@ -1,16 +1,16 @@
 package dev.brisk.stress;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Thousands of idle keep-alive connections cost the server nothing but memory. */
 // not on a bounded pool of platform threads: a thread per connection caps the idle ones by design

@@ -1,8 +1,5 @@
 package dev.brisk.stress;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -11,6 +8,7 @@ import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
+import dev.brisk.testing.Engine;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -25,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -1,13 +1,11 @@
 package dev.brisk.stress;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.brisk.Dispatch;
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
@@ -15,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

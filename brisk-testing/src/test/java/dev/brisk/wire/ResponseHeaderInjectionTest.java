@@ -1,18 +1,18 @@
 package dev.brisk.wire;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Context;
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A handler can never put CR, LF or other control bytes into the response head. */
 @ParameterizedClass

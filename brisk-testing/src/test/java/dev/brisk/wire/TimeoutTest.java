@@ -1,15 +1,15 @@
 package dev.brisk.wire;
 
-import dev.brisk.testing.Engine;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Read timeouts, shrunk to one second: a started head or body that stalls gets a 408 and a close; an
