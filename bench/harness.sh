@@ -6,6 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
+source bench/lib.sh
 
 ARGS="$*"
 QUICK=0
@@ -56,32 +57,13 @@ CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
 if [ -z "$SERVERS" ]; then
   SERVERS="$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list),nginx"
 fi
-JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch)
+JVM_FLAGS=("${BENCH_JVM_FLAGS[@]}")
 
-if ! command -v wrk >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "bench: installing wrk (Debian package)"
-    (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
-  else
-    echo "bench: wrk is required (apt-get install wrk)" >&2; exit 1
-  fi
-fi
-
-if [[ ",$SCENARIOS," == *-rate,* ]] && ! command -v h2load >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "bench: installing h2load (Debian package nghttp2-client)"
-    (apt-get update -qq && apt-get install -y -qq nghttp2-client) >/dev/null
-  else
-    echo "bench: h2load is required for hello-rate (apt-get install nghttp2-client)" >&2; exit 1
-  fi
-fi
+require_tool wrk wrk
+if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hello-rate; fi
 
 # server on core 0, load generator on core 1 (when there are two cores)
-if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
-  PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
-else
-  PIN_SERVER=(); PIN_CLIENT=(); echo "bench: fewer than 2 cores: not pinning (results are less meaningful)"
-fi
+pin_cores
 
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT="bench/results/$([ "$SMOKE" = 1 ] && echo smoke-)$STAMP"
@@ -94,23 +76,15 @@ SERVER_PID=""
 CURRENT=""
 
 stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
+  stop_pid "$SERVER_PID"
   SERVER_PID=""
 }
 trap stop_server EXIT INT TERM
 
 stats() { # prints "allocatedBytes cpuNanos"
   if [ "$CURRENT" = nginx ]; then # not a JVM: CPU of master and worker from /proc, no heap
-    local ticks=0 pid
-    for pid in $SERVER_PID $(pgrep -P "$SERVER_PID"); do
-      ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "0 $((ticks * 1000000000 / $(getconf CLK_TCK)))"
+    # shellcheck disable=SC2046 # one pid per word
+    echo "0 $(proc_cpu_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID"))"
     return
   fi
   exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && head -n 1 <&3; exec 3<&- 3>&- || true
@@ -211,13 +185,8 @@ run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate
   if [ -n "$rate" ] && [ "$rate" != 0 ]; then run_h2load "$@"; else run_wrk "$@"; fi
 }
 
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
-
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
-  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB, kernel $(uname -r)"
-  echo "jdk: $("$JAVA" -version 2>&1 | head -n 1)"
+  describe_machine
   echo "wrk: $(wrk -v 2>&1 | head -n 1); h2load: $(h2load --version 2>&1 | head -n 1), fixed rate $RATE req/s"
   echo "jvm flags: ${JVM_FLAGS[*]}"
   echo "pinning: server '${PIN_SERVER[*]:-none}', client '${PIN_CLIENT[*]:-none}'"

@@ -196,7 +196,7 @@ public final class Report {
         Files.writeString(dir.resolve(file), svg.toString(), StandardCharsets.UTF_8);
     }
 
-    private static String escape(String s) {
+    static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

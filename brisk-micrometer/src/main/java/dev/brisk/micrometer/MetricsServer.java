@@ -2,11 +2,14 @@ package dev.brisk.micrometer;
 
 import dev.brisk.Brisk;
 import dev.brisk.ConfigSource;
+import dev.brisk.Dispatch;
 import java.util.function.Supplier;
 
 /**
  * A second, small Brisk instance serving {@code GET /metrics} on its own port, so that scrapes never
- * compete with the app's traffic (nor count in its metrics, nor get shed by its limits).
+ * compete with the app's traffic (nor count in its metrics, nor get shed by its limits). The scrape
+ * function runs on this server's own I/O thread, so a scrape answers even while the app's handlers
+ * keep every virtual-thread carrier busy; it must not block.
  *
  * <p>The body comes from a scrape function, which keeps this module free of any particular registry:
  * with Micrometer's Prometheus registry, {@code MetricsServer.start(host, port, registry::scrape,
@@ -38,7 +41,9 @@ public final class MetricsServer implements AutoCloseable {
             cfg.configSource(ConfigSource.empty()).host(host).port(port);
             // a scrape every few seconds needs no more than one I/O loop
             cfg.options().ioThreads(1);
-            cfg.get(PATH, ctx -> ctx.text(scrape.get()).contentType(contentType));
+            // on this server's own I/O thread, not a virtual thread: the app's handlers share the JVM's
+            // virtual-thread scheduler, and under overload a scrape would wait behind all of them
+            cfg.get(PATH, ctx -> ctx.text(scrape.get()).contentType(contentType)).dispatch(Dispatch.EVENT_LOOP);
         });
         return new MetricsServer(server.start());
     }

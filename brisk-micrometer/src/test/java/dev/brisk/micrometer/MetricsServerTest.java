@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,20 @@ class MetricsServerTest {
             assertThat(r.body()).isEqualTo("up 1\n");
             assertThat(get(m.url()).body()).as("scraped per request").isEqualTo("up 2\n");
             assertThat(get("http://127.0.0.1:" + m.port() + "/").statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void scrapesOffTheVirtualThreadScheduler() throws Exception {
+        // the app's handlers share the virtual-thread scheduler: an overloaded app would delay a scrape
+        // that ran there by as long as its queue (seen at 1000 requests in flight: no scrape answered)
+        AtomicBoolean virtual = new AtomicBoolean(true);
+        try (MetricsServer m = MetricsServer.start("127.0.0.1", 0, () -> {
+            virtual.set(Thread.currentThread().isVirtual());
+            return "";
+        }, MetricsServer.PROMETHEUS_TEXT)) {
+            assertThat(get(m.url()).statusCode()).isEqualTo(200);
+            assertThat(virtual).as("scraped on a virtual thread").isFalse();
         }
     }
 

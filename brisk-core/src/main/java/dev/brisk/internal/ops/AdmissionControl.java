@@ -71,11 +71,14 @@ public final class AdmissionControl {
 
     /**
      * A request that held a slot is done: its latency feeds the limit, and the slot goes to the oldest
-     * waiter, else back to the pool.
+     * waiter, else back to the pool. It goes back to the pool also when the limit has come down below the
+     * requests in flight (an adaptive limit cut it): under sustained overload the queue is never empty,
+     * and handing every slot on would keep the in-flight count at its old height for good.
      */
     public void release(long rttNanos, boolean dropped) {
-        limit.onSample(rttNanos, inFlight.get(), dropped);
-        if (grantNext()) {
+        int n = inFlight.get();
+        limit.onSample(rttNanos, n, dropped);
+        if (n <= limit.current() && grantNext()) {
             return;
         }
         inFlight.decrementAndGet();
