@@ -2,6 +2,8 @@ package dev.brisk.bench;
 
 import com.sun.management.ThreadMXBean;
 import dev.brisk.Dispatch;
+import dev.brisk.IoMode;
+import dev.brisk.ThreadMode;
 import dev.brisk.bench.servers.BriskServer;
 import dev.brisk.bench.servers.HelidonServer;
 import dev.brisk.bench.servers.JdkHttpServer;
@@ -32,7 +34,8 @@ public final class ServerMain {
 
     /** Every server the harness knows, by name. */
     public static List<String> names() {
-        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "jdk-httpserver",
+        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "brisk-blocking-virtual",
+                "brisk-blocking-platform", "jdk-httpserver",
                 "undertow", "jetty", "helidon",
                 "netty", "vertx", "microhttp");
     }
@@ -42,6 +45,8 @@ public final class ServerMain {
             case "brisk-event-loop" -> () -> new BriskServer(Dispatch.EVENT_LOOP);
             case "brisk-virtual-threads" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS);
             case "brisk-worker-pool" -> () -> new BriskServer(Dispatch.WORKER_POOL);
+            case "brisk-blocking-virtual" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS, IoMode.BLOCKING, ThreadMode.VIRTUAL);
+            case "brisk-blocking-platform" -> () -> new BriskServer(Dispatch.VIRTUAL_THREADS, IoMode.BLOCKING, ThreadMode.PLATFORM);
             case "jdk-httpserver" -> JdkHttpServer::new;
             case "undertow" -> UndertowServer::new;
             case "jetty" -> JettyServer::new;

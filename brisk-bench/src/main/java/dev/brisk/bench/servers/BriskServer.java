@@ -3,17 +3,30 @@ package dev.brisk.bench.servers;
 import dev.brisk.Brisk;
 import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
+import dev.brisk.IoMode;
 import dev.brisk.StaticResponse;
+import dev.brisk.ThreadMode;
 import dev.brisk.bench.BenchServer;
 import dev.brisk.bench.Json;
 
-/** Brisk in one dispatch mode; {@code /health} is fast-static (labelled so in reports). */
+/**
+ * Brisk on one engine in one dispatch mode ({@code dispatch} is ignored by the blocking engine, which runs
+ * handlers on the connection's thread); {@code /health} is fast-static (labelled so in reports).
+ */
 public final class BriskServer implements BenchServer {
     private final Dispatch dispatch;
+    private final IoMode io;
+    private final ThreadMode threads;
     private Brisk app;
 
     public BriskServer(Dispatch dispatch) {
+        this(dispatch, IoMode.NIO, ThreadMode.VIRTUAL);
+    }
+
+    public BriskServer(Dispatch dispatch, IoMode io, ThreadMode threads) {
         this.dispatch = dispatch;
+        this.io = io;
+        this.threads = threads;
     }
 
     @Override
@@ -21,6 +34,8 @@ public final class BriskServer implements BenchServer {
         app = Brisk.create(cfg -> {
             cfg.configSource(ConfigSource.empty());
             cfg.host("127.0.0.1").port(port).dispatch(dispatch);
+            // enough connection threads for the 1,000-connection scenario on platform threads
+            cfg.options().io(io).threads(threads).platformThreads(2_000);
             cfg.fastGet("/health", StaticResponse.text("OK"));
             cfg.get("/hello", ctx -> ctx.text("Hello, World!"));
             cfg.get("/json", ctx -> ctx.bytes(Json.hello()).contentType("application/json"));
