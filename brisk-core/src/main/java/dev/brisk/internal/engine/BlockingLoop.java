@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 final class BlockingLoop extends ConnectionLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final long MILLI = 1_000_000L;
+    /** Enough for a typical request head (a browser's is 0.5–1.5 KiB, a load tool's under 100 B). */
+    private static final int FIRST_READ = 1024;
     /** How often a connection busy with a long response checks whether its client is still there. */
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
 
@@ -37,6 +39,8 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     private volatile long writingSince;
     private volatile boolean writeTimedOut;
     private int soTimeout = -1;
+    /** Where an idle connection's next request starts arriving (see {@link #readFirstBytes}). */
+    private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
     private boolean probing;
 
@@ -88,7 +92,11 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
                     }
                 }
                 try {
-                    conn.onReadable();
+                    if (idleRead && !conn.holdsInput()) {
+                        readFirstBytes();
+                    } else {
+                        conn.onReadable();
+                    }
                 } finally {
                     idleRead = false;
                 }
@@ -109,6 +117,23 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Waits for a request's first bytes in this loop's small array rather than a pooled buffer, which
+     * a connection would otherwise hold for as long as it stays idle; a small request arrives whole.
+     */
+    private void readFirstBytes() {
+        int n;
+        try {
+            n = read(conn, first, 0, first.length);
+        } catch (IOException e) {
+            conn.close();
+            return;
+        }
+        if (n != 0) {
+            conn.onFirstBytes(first, n);
         }
     }
 
@@ -151,6 +176,14 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     /** Blocks until bytes arrive, the stream ends, or the connection's deadline passes (then 0). */
     @Override
     int read(SocketChannel ch, Connection c, ByteBuffer dst) throws IOException {
+        int n = read(c, dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    private int read(Connection c, byte[] a, int off, int len) throws IOException {
         long waitMs = probing ? 1 : (c.deadline() - System.nanoTime() + MILLI - 1) / MILLI;
         int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, waitMs));
         if (ms != soTimeout) {
@@ -158,11 +191,7 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
             soTimeout = ms;
         }
         try {
-            int n = input.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
-            if (n > 0) {
-                dst.position(dst.position() + n);
-            }
-            return n;
+            return input.read(a, off, len);
         } catch (SocketTimeoutException e) {
             return 0;
         }

@@ -910,6 +910,30 @@ final class Connection implements ExchangeOwner {
         return state == HANDLING && (interest & SelectionKey.OP_READ) != 0 && !inputClosed;
     }
 
+    /**
+     * The first bytes of a request, read by a blocking loop into its own small array while this
+     * connection held no buffer: an idle connection then costs no pooled buffer while it waits.
+     * {@code n} is the count read, -1 at the end of the stream.
+     */
+    void onFirstBytes(byte[] src, int n) {
+        if (n < 0) {
+            onEof();
+            return;
+        }
+        if (in == null) {
+            in = loop.inPool.acquire();
+            reqStart = 0;
+        }
+        in.put(src, 0, n); // n is far below a pooled buffer's size
+        loop.counters.bytesIn(n);
+        advance();
+    }
+
+    /** Holds an input buffer (bytes of a request, or room being read into). */
+    boolean holdsInput() {
+        return in != null;
+    }
+
     /** Waiting in the admission queue, until {@link #deadline}. */
     boolean queued() {
         return state == QUEUED;
