@@ -31,7 +31,7 @@ done
 if [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=1}" "${DURATION:=4}" "${WARMUP:=2}"; IDLE_OPEN=20
 else
-  : "${ROUNDS:=3}" "${DURATION:=10}" "${WARMUP:=5}"; IDLE_OPEN=40
+  : "${ROUNDS:=3}" "${DURATION:=10}" "${WARMUP:=5}"; IDLE_OPEN=30
 fi
 : "${CONFIGS:=nio-event-loop,nio-virtual-threads,blocking-virtual,blocking-platform}"
 PROBE_SECONDS=5 PROBE_CONNS=50

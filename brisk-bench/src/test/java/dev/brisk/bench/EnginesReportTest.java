@@ -50,6 +50,8 @@ class EnginesReportTest {
         assertThat(md).contains("| nio-event-loop | 10,000 (10,000) | 2,662 | 102 | 21 → 21 | 1.9 | 0 / 0 / 0 | 0 |");
         assertThat(md).contains("| blocking-platform-200 | 200 (10,000) | 5,120 | 204,800 | 21 → 221 | 20.0 | 20 / 0 / 1,000 | 0 |");
         assertThat(md).contains("| nio-event-loop | 90 | 400 | 450 | 10,000 · 40,000 | 0 | 40.0 / 60.0 | 10.0 / 20.0 | 0.25 | 0 |");
+        // only 200 held: in the table, not in the chart
+        assertThat(Files.readString(dir.resolve("idle-memory.svg"))).doesNotContain("blocking-platform-200");
         for (String chart : new String[] {"rps.svg", "cpu.svg", "p99.svg", "idle-memory.svg", "warmup.svg"}) {
             assertThat(Files.readString(dir.resolve(chart))).startsWith("<svg").contains("nio-event-loop");
         }
