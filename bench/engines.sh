@@ -107,7 +107,7 @@ fi
 OUT="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-engines"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
-echo "round,config,workload,connections,valid,rps,requests,non2xx,connect_err,read_err,write_err,timeout_err,p50_ms,p99_ms,max_ms,cpu_us_per_req,rss_mb,threads" > "$CSV"
+echo "round,config,workload,connections,valid,rps,requests,non2xx,connect_err,read_err,write_err,timeout_err,p50_ms,p99_ms,max_ms,cpu_us_per_req,rss_mb,threads,accept_queue_mid,accept_queue_end" > "$CSV"
 echo "round,config,connections,ok,status503,other_status,failed,unanswered,open_ms,held,closed_by_server,heap_before_kb,heap_after_kb,rss_before_kb,rss_after_kb,threads_before,threads_after" > "$OUT/idle.csv"
 echo "round,config,probe_ready_ms,port_open_ms,first_response_ms,second,ok,errors,p50_ms,p99_ms,max_ms,unanswered" > "$OUT/warmup.csv"
 : > "$OUT/workloads.txt"
@@ -162,6 +162,7 @@ heap_used_kb() { # after a full GC
   timeout 60 "$JDK_BIN/jcmd" "$SERVER_PID" GC.run >/dev/null 2>&1 || true
   timeout 60 "$JDK_BIN/jcmd" "$SERVER_PID" GC.heap_info 2>/dev/null | sed -n 's/.*heap .* used \([0-9]*\)K.*/\1/p' | head -n 1
 }
+accept_queue() { ss -Hltn "( sport = :$PORT )" 2>/dev/null | awk '{print $2; exit}'; } # the listen socket's Recv-Q
 field() { sed -n "s/.*[ ]$1=\([-0-9.]*\).*/\1/p" "$2" | head -n 1; }
 
 run_wrk() { # path connections close seconds rawfile
@@ -172,9 +173,14 @@ run_wrk() { # path connections close seconds rawfile
 measure() { # round label workload-line
   local round="$1" label="$2" name path conns close tolerant
   IFS='|' read -r name path conns close tolerant <<< "$3"
-  local raw="$OUT/raw/r$round-$label-$name.txt" t0 t1
+  local raw="$OUT/raw/r$round-$label-$name.txt" t0 t1 wrk_pid q_mid q_end half=$((DURATION / 2))
   t0=$(ticks)
-  run_wrk "$path" "$conns" "$close" "$DURATION" "$raw"
+  run_wrk "$path" "$conns" "$close" "$DURATION" "$raw" &
+  wrk_pid=$!
+  # connections the server has not accepted yet: wrk never counts a request that gets no answer
+  sleep "$half"; q_mid=$(accept_queue)
+  sleep $((DURATION - half > 1 ? DURATION - half - 1 : 0)); q_end=$(accept_queue)
+  wait "$wrk_pid" || true
   t1=$(ticks)
   local rss threads requests dur non2xx errs=0 e
   rss=$(status_kb VmRSS); threads=$(status_kb Threads)
@@ -187,13 +193,13 @@ measure() { # round label workload-line
   awk -v r="$round" -v l="$label" -v w="$name" -v c="$conns" -v ok="$valid" -v n="$requests" -v d="$dur" -v bad="$non2xx" \
       -v ce="$(field connect "$raw")" -v re="$(field read "$raw")" -v we="$(field write "$raw")" -v te="$(field timeout "$raw")" \
       -v p50="$(field p50_us "$raw")" -v p99="$(field p99_us "$raw")" -v mx="$(field max_us "$raw")" \
-      -v t0="$t0" -v t1="$t1" -v hz="$(getconf CLK_TCK)" -v rss="${rss:-0}" -v th="${threads:-0}" \
-      'BEGIN { n += 0; printf "%s,%s,%s,%s,%s,%.0f,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f,%.0f,%d\n", r, l, w, c, ok,
+      -v t0="$t0" -v t1="$t1" -v hz="$(getconf CLK_TCK)" -v rss="${rss:-0}" -v th="${threads:-0}" -v qm="$q_mid" -v qe="$q_end" \
+      'BEGIN { n += 0; printf "%s,%s,%s,%s,%s,%.0f,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f,%.0f,%d,%s,%s\n", r, l, w, c, ok,
                (n - bad) / (d / 1e6), n, bad, ce, re, we, te, p50 / 1000, p99 / 1000, mx / 1000,
-               n ? (t1 - t0) * 1e6 / hz / n : 0, rss / 1024, th }' >> "$CSV"
+               n ? (t1 - t0) * 1e6 / hz / n : 0, rss / 1024, th, qm, qe }' >> "$CSV"
   printf '  round %d %-24s %-6s %s\n' "$round" "$label" "$name" \
-    "$(tail -n 1 "$CSV" | awk -F, '{printf "%8s req/s  p99 %8s ms  %7s CPU us/req  errors c/r/w/t/non2xx %s/%s/%s/%s/%s  threads %s  valid=%s",
-       $6, $14, $16, $9, $10, $11, $12, $8, $18, $5}')"
+    "$(tail -n 1 "$CSV" | awk -F, '{printf "%8s req/s  p99 %8s ms  %7s CPU us/req  errors c/r/w/t/non2xx %s/%s/%s/%s/%s  threads %s  accept queue %s/%s  valid=%s",
+       $6, $14, $16, $9, $10, $11, $12, $8, $18, $19, $20, $5}')"
 }
 
 # A fresh server with the warm-up probe started at once, then the per-workload warm-up and measurements.
@@ -331,9 +337,10 @@ any error is invalid and left out; on churn and sleep the errors are part of the
   connections the sleep workload is measured with 1,000 threads and with the default 200 (which can serve
   only 200 connections at once: the others wait in the backlog, and one accepted connection at a time
   waits \`connection-wait-timeout\` (1 s) for a thread before a \`503\`).
-- wrk's latency covers completed requests only: a connection that never gets an answer is not in it.
-  Its *timeout* column counts, every 2 s, each connection whose request has waited more than 5 s (a
-  count of checks, not of requests; a run of 5 s or less cannot show any).
+- wrk counts completed requests only. Its *timeout* is a response that came after more than 5 s (and is
+  left out of the latency figures); a request that is never answered is counted nowhere. So each run
+  also samples the listen socket's accept queue (\`ss\`, Recv-Q) half-way and 1 s before the end:
+  *accept queue* is how many connections were still waiting for the server to accept them.
 - Idle memory: a fresh server gets 2 s of \`/hello\` (so the request path is loaded and compiled), then a
   full GC (\`jcmd GC.run\`) and heap used (\`GC.heap_info\`) and RSS (\`VmRSS\`) are read; \`IdleConnections\`
   (one thread, non-blocking) then opens $IDLE_N keep-alive connections, 1,000 at most being opened at a

@@ -136,8 +136,8 @@ public final class EnginesReport {
             }
             md.append("## ").append(w.title()).append("\n\n");
             md.append(w.tolerant()
-                    ? "| configuration | req/s (2xx) | CPU µs/req | p50 ms | p99 ms | max ms | socket errors per run: connect / read / write / timeout | non-2xx per run | server threads |\n"
-                      + "|---|---|---|---|---|---|---|---|---|\n"
+                    ? "| configuration | req/s (2xx) | CPU µs/req | p50 ms | p99 ms | max ms | socket errors per run: connect / read / write / timeout | non-2xx per run | accept queue, mid / end | server threads |\n"
+                      + "|---|---|---|---|---|---|---|---|---|---|\n"
                     : "| configuration | req/s | CPU µs/req | p50 ms | p99 ms | max ms | errors | server threads |\n"
                       + "|---|---|---|---|---|---|---|---|\n");
             Map<String, List<Map<String, String>>> valid = new LinkedHashMap<>();
@@ -166,7 +166,8 @@ public final class EnginesReport {
                 if (w.tolerant()) {
                     md.append(errorsCell(v, "connect_err")).append(" / ").append(errorsCell(v, "read_err")).append(" / ")
                       .append(errorsCell(v, "write_err")).append(" / ").append(errorsCell(v, "timeout_err")).append(" | ")
-                      .append(errorsCell(v, "non2xx")).append(" | ");
+                      .append(errorsCell(v, "non2xx")).append(" | ")
+                      .append(errorsCell(v, "accept_queue_mid")).append(" / ").append(errorsCell(v, "accept_queue_end")).append(" | ");
                 } else {
                     md.append("0 | ");
                 }
