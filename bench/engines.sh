@@ -93,6 +93,8 @@ if [ "$NOFILE" != unlimited ] && [ "$NOFILE" -lt $((IDLE_N + 1100)) ]; then
   echo "bench engines: $IDLE_NOTE" >&2
 fi
 
+IDLE_FMT=$(echo "$IDLE_N" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') # 10,000
+
 # the server's options are exactly those of its label
 for v in $(compgen -e | grep '^BRISK_' || true); do [ "$v" = BRISK_JAVA_OPTS ] || unset "$v"; done
 
@@ -343,7 +345,7 @@ any error is invalid and left out; on churn and sleep the errors are part of the
   *accept queue* is how many connections were still waiting for the server to accept them.
 - Idle memory: a fresh server gets 2 s of \`/hello\` (so the request path is loaded and compiled), then a
   full GC (\`jcmd GC.run\`) and heap used (\`GC.heap_info\`) and RSS (\`VmRSS\`) are read; \`IdleConnections\`
-  (one thread, non-blocking) then opens $IDLE_N keep-alive connections, 1,000 at most being opened at a
+  (one thread, non-blocking) then opens $IDLE_FMT keep-alive connections, 1,000 at most being opened at a
   time, sends one \`GET /hello\` on each, reads the answer and holds the answered ones idle; 2 s later the
   same is read again. Per connection = (held − baseline) ÷ connections held. The heap is pre-touched
   (\`-Xms = -Xmx\`, \`AlwaysPreTouch\`), so RSS growth is memory *outside* the Java heap (thread stacks,
@@ -365,7 +367,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for c in $configs; do session_main "$round" "$c"; done
   echo "round $round/$ROUNDS: sleep 20 ms at 1,000 connections"
   for c in $configs; do session_sleep "$round" "$c"; done
-  echo "round $round/$ROUNDS: $IDLE_N idle connections"
+  echo "round $round/$ROUNDS: $IDLE_FMT idle connections"
   for c in $configs; do session_idle "$round" "$c"; done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/environment.txt"
