@@ -71,7 +71,14 @@ class BlockingEngineTest {
                     assertThat(waited).isBetween(250L, 2_500L);
                     assertThat(c.closedWithin(1_000)).isTrue();
                 }
-                assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 1L);
+                // the pool is saturated now: the next connection is refused without a second wait
+                try (RawConnection c2 = t.raw()) {
+                    long start = System.nanoTime();
+                    RawConnection.Response r = c2.timeout(3_000).send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n").read();
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(250L);
+                }
+                assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 2L);
                 assertThat(seen).hasSize(2);
 
                 // a thread comes free when a connection ends, and the next connection is served

@@ -39,6 +39,8 @@ final class BlockingEngine implements Acceptor.Handoff {
     private final Set<BlockingLoop> live = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor platform; // null: a virtual thread per connection
     private final Semaphore platformFree;
+    /** No thread came free within the wait: refuse at once until one does. Acceptor thread only. */
+    private boolean saturated;
     /** The acceptor's refusals; written by the acceptor thread only. */
     private final LoopCounters acceptorCounters;
     private final Thread watchdog;
@@ -88,9 +90,24 @@ final class BlockingEngine implements Acceptor.Handoff {
         }
     }
 
+    /**
+     * A free platform thread within {@code connection-wait-timeout}. Once one connection has waited that
+     * long in vain, the pool counts as saturated and the connections behind it in the backlog (which
+     * have waited as long) are refused at once, until a thread comes free: refusing them one timeout
+     * after another would leave most of the backlog waiting for ever.
+     */
     private boolean awaitPlatformThread() {
+        if (platformFree.tryAcquire()) {
+            saturated = false;
+            return true;
+        }
+        if (saturated) {
+            return false;
+        }
         try {
-            return platformFree.tryAcquire(server.options().connectionWaitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            boolean got = platformFree.tryAcquire(server.options().connectionWaitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            saturated = !got;
+            return got;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -123,7 +140,7 @@ final class BlockingEngine implements Acceptor.Handoff {
     void closed(BlockingLoop loop) {
         if (live.remove(loop)) {
             if (platformFree != null) {
-                platformFree.release();
+                platformFree.release(); // the acceptor's next tryAcquire succeeds and ends saturation
             }
             server.connectionClosed();
         }
