@@ -62,12 +62,13 @@ class EngineClientsTest {
     }
 
     @Test
-    void idleConnectionsBeyondPlatformThreadsAreRefusedOrLeftUnanswered() throws Exception {
+    void idleConnectionsBeyondPlatformThreadsAreRefused() throws Exception {
         try (Brisk app = start(IoMode.BLOCKING, ThreadMode.PLATFORM, 10)) {
-            IdleConnections.Opened o = IdleConnections.openAndClose(app.port(), 30, 30, TimeUnit.SECONDS.toNanos(2));
+            IdleConnections.Opened o = IdleConnections.openAndClose(app.port(), 30, 30, TimeUnit.SECONDS.toNanos(3));
             assertThat(o.ok()).isEqualTo(10);
+            // one waits the connection-wait-timeout, then the saturated pool refuses the rest at once
             assertThat(o.status503()).isPositive();
-            assertThat(o.unanswered()).isPositive();
+            assertThat(o.failed() + o.otherStatus()).isZero();
         }
     }
 
