@@ -11,6 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
+source bench/lib.sh
 JDK_BIN="$(dirname "$JAVA")"
 
 ARGS="$*"
@@ -69,19 +70,10 @@ workload_title() {
   esac
 }
 
-command -v wrk >/dev/null 2>&1 || {
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "bench engines: installing wrk (Debian package)"; (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
-  else echo "bench engines: wrk is required (apt-get install wrk)" >&2; exit 1; fi
-}
+require_tool wrk wrk
 [ -x "$JDK_BIN/jcmd" ] || { echo "bench engines: $JDK_BIN/jcmd is missing (a full JDK is needed)" >&2; exit 1; }
 
-# server on core 0, every client on core 1 (when there are two cores)
-if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
-  PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
-else
-  PIN_SERVER=(); PIN_CLIENT=(); echo "bench engines: fewer than 2 cores: not pinning (results are less meaningful)"
-fi
+pin_cores # server on core 0, every client on core 1
 
 # 10,000 idle connections need 10,000 descriptors in the server and as many in the client
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -98,7 +90,7 @@ IDLE_FMT=$(echo "$IDLE_N" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') # 10,000
 # the server's options are exactly those of its label
 for v in $(compgen -e | grep '^BRISK_' || true); do [ "$v" = BRISK_JAVA_OPTS ] || unset "$v"; done
 
-JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch) # as bench/harness.sh
+JVM_FLAGS=("${BENCH_JVM_FLAGS[@]}")
 EX_CP="brisk-examples/target/brisk-examples.jar:brisk-examples/target/lib/*"
 BENCH_CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
 # not the harness's 18080: another benchmark may be running on this machine; never share its port
@@ -165,6 +157,7 @@ heap_used_kb() { # after a full GC
   timeout 60 "$JDK_BIN/jcmd" "$SERVER_PID" GC.heap_info 2>/dev/null | sed -n 's/.*heap .* used \([0-9]*\)K.*/\1/p' | head -n 1
 }
 accept_queue() { ss -Hltn "( sport = :$PORT )" 2>/dev/null | awk '{print $2; exit}'; } # the listen socket's Recv-Q
+# unlike lib.sh's: a name preceded by a space, and negative numbers (the clients' lines)
 field() { sed -n "s/.*[ ]$1=\([-0-9.]*\).*/\1/p" "$2" | head -n 1; }
 
 run_wrk() { # path connections close seconds rawfile
@@ -306,11 +299,8 @@ session_idle() { # round config
 }
 
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
-  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB, kernel $(uname -r)"
+  describe_machine
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "jdk: $("$JAVA" -version 2>&1 | head -n 1)"
   echo "wrk: $(wrk -v 2>&1 | head -n 1)"
   echo "server: the example app (dev.brisk.examples.ExampleApp), jvm flags ${JVM_FLAGS[*]}"
   echo "pinning: server '${PIN_SERVER[*]:-none}', clients '${PIN_CLIENT[*]:-none}' (wrk -t1, WarmupProbe, IdleConnections)"

@@ -1,4 +1,4 @@
-# Shared by the bench scripts (harness.sh, overload.sh, metrics-cost.sh): sourced, never run.
+# Shared by the bench scripts (harness.sh, overload.sh, metrics-cost.sh, engines.sh): sourced, never run.
 # Pinning, the JVM flags every server gets, tools installed when missing, CPU time from /proc.
 
 # every JVM server in every bench script gets these (README "Benchmarks", method)
