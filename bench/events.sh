@@ -8,6 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
+source bench/lib.sh
 
 EVENTS=10000
 ZONES=100
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-command -v wrk >/dev/null || { echo "bench events: wrk is missing (apt-get install -y wrk)"; exit 1; }
+require_tool wrk wrk
 
 OUT="bench/results/events-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
@@ -39,12 +40,6 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$DATA"; }
 trap cleanup EXIT
 
-wait_http() { # url, seconds
-  local i
-  for ((i = 0; i < $2 * 10; i++)); do curl -fs -o /dev/null "$1" && return 0; sleep 0.1; done
-  echo "bench events: $1 not answering after $2 s" >&2; return 1
-}
-
 # the provider on the client's core: it renders the feed once per generation (every $CHURN, 30 % churn),
 # so every poll after a change parses and diffs the whole feed on the server's core, under the load
 SIM_PORT=$SIM SIM_EVENTS=$EVENTS SIM_ZONES=$ZONES SIM_CHURN_INTERVAL=$CHURN SIM_CHURN_FRACTION=0.3 \
@@ -52,12 +47,19 @@ SIM_PORT=$SIM SIM_EVENTS=$EVENTS SIM_ZONES=$ZONES SIM_CHURN_INTERVAL=$CHURN SIM_
 pids+=($!)
 wait_http "http://127.0.0.1:$SIM/health" 60
 
-run_wrk() { # name url [wrk options]
-  local name="$1" url="$2"; shift 2
+# run_wrk NAME URL SERVER-PID [wrk options]: prints "name req/s p99 cpu-us-per-request valid". The server's
+# CPU time per request is the client-independent cost: wrk reading 71 KB answers on one core can
+# saturate before the server does, and then req/s measures the client.
+run_wrk() {
+  local name="$1" url="$2" pid="$3"; shift 3
   taskset -c 1 wrk -t1 -c50 -d3s "$@" "$url" >/dev/null # warm-up
+  local cpu0 cpu1
+  cpu0=$(proc_cpu_nanos "$pid")
   taskset -c 1 wrk -t1 -c50 -d"${DURATION}s" --latency "$@" "$url" >"$OUT/$name.wrk"
-  awk -v n="$name" '/Requests\/sec/ {rps=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$NF}
-                 /Socket errors/ {err=$0} END {printf "%s %s %s %s\n", n, rps, p99, (bad || err) ? "INVALID" : "ok"}' "$OUT/$name.wrk"
+  cpu1=$(proc_cpu_nanos "$pid")
+  awk -v n="$name" -v cpu=$((cpu1 - cpu0)) '/Requests\/sec/ {rps=$2} / requests in / {req=$1} /^ +99%/ {p99=$2}
+       /Non-2xx/ {bad=$NF} /Socket errors/ {err=$0}
+       END {printf "%s %s %s %.1f %s\n", n, rps, p99, req ? cpu / req / 1000 : 0, (bad || err) ? "INVALID" : "ok"}' "$OUT/$name.wrk"
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -70,34 +72,35 @@ for ((r = 1; r <= ROUNDS; r++)); do
   for ((i = 0; i < 600; i++)); do grep -q "searchable" "$OUT/service-$r.log" && break; sleep 0.1; done
   curl -fs "http://127.0.0.1:$PORT$WINDOW" -o "$OUT/window.json"
   curl -fs -H "Accept-Encoding: gzip" "http://127.0.0.1:$PORT$WINDOW" -o "$OUT/window.json.gz"
-  run_wrk "search-$r" "http://127.0.0.1:$PORT$WINDOW" | tee -a "$OUT/results.txt"
-  run_wrk "search-gzip-$r" "http://127.0.0.1:$PORT$WINDOW" -H "Accept-Encoding: gzip" | tee -a "$OUT/results.txt"
+  run_wrk "search-$r" "http://127.0.0.1:$PORT$WINDOW" "$svc" | tee -a "$OUT/results.txt"
+  run_wrk "search-gzip-$r" "http://127.0.0.1:$PORT$WINDOW" "$svc" -H "Accept-Encoding: gzip" | tee -a "$OUT/results.txt"
   kill "$svc"; wait "$svc" 2>/dev/null || true
 
   echo "round $r/$ROUNDS: example app /hello on core 0"
   BRISK_PORT=$PORT taskset -c 0 "$JAVA" "${JVM_FLAGS[@]}" -cp "$EX_CP" dev.brisk.examples.ExampleApp >"$OUT/example-$r.log" 2>&1 &
   ex=$!; pids+=($ex)
   wait_http "http://127.0.0.1:$PORT/hello" 60
-  run_wrk "hello-$r" "http://127.0.0.1:$PORT/hello" | tee -a "$OUT/results.txt"
+  run_wrk "hello-$r" "http://127.0.0.1:$PORT/hello" "$ex" | tee -a "$OUT/results.txt"
   kill "$ex"; wait "$ex" 2>/dev/null || true
 done
 
 {
   echo "# Event search performance ($(date -u +%FT%TZ))"
   echo
-  echo "Machine: $(nproc) cores, $(uname -r); JDK: $("$JAVA" -version 2>&1 | head -n1); commit $(git rev-parse --short HEAD)"
+  describe_machine
   echo "Provider churn: $CHURN (30 % of the catalogue per change); the service polls every 5 s"
   echo "Catalogue: $EVENTS events x $ZONES zones ($(grep -o 'feed: [0-9.]* MB' "$OUT/simulator.log" | head -n1)); window $WINDOW ($(grep -o '"id"' "$OUT/window.json" | wc -l) events, $(wc -c <"$OUT/window.json") bytes, $(wc -c <"$OUT/window.json.gz") gzipped)"
   echo "Server pinned to core 0, wrk -t1 -c50 -d${DURATION}s and the simulator on core 1; JVM ${JVM_FLAGS[*]}"
   echo
-  echo "| run | req/s | p99 | valid |"
-  echo "|---|---|---|---|"
-  awk '{printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4}' "$OUT/results.txt"
-  awk '/^search-[0-9]/ {s[++ns]=$2} /^search-gzip/ {g[++ng]=$2} /^hello/ {h[++nh]=$2}
+  echo "| run | req/s | p99 | server CPU µs/request | valid |"
+  echo "|---|---|---|---|---|"
+  awk '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$OUT/results.txt"
+  awk '/^search-[0-9]/ {s[++ns]=$2; sc[ns]=$4} /^search-gzip/ {g[++ng]=$2; gc[ng]=$4} /^hello/ {h[++nh]=$2; hc[nh]=$4}
        function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-       END { ms = med(s, ns); mg = med(g, ng); mh = med(h, nh)
-             printf "\nMedians: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh }' "$OUT/results.txt"
+       END { ms = med(s, ns); mg = med(g, ng); mh = med(h, nh); cs = med(sc, ns); cg = med(gc, ng); ch = med(hc, nh)
+             printf "\nMedians: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh
+             printf "Server CPU per request: /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"
   echo
   echo "Polls during the runs (fetch + parse + store + publish, wall time):"
   grep -ho "poll stored .*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20

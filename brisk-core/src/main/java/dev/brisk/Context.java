@@ -1,6 +1,7 @@
 package dev.brisk;
 
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,15 @@ public interface Context {
 
     /** A raw body; the content type defaults to {@code application/octet-stream}. */
     Context bytes(byte[] body);
+
+    /**
+     * A raw body: the bytes between {@code body}'s position and limit. The buffer is neither consumed
+     * nor copied; the server writes from a view of its own, so one buffer (best read-only) can answer
+     * many requests at once, and must stay unchanged until they are written. A direct buffer reaches
+     * the socket without the copy the JDK makes of heap bytes: worth it for a large body rendered once
+     * and sent often. The content type defaults to {@code application/octet-stream}.
+     */
+    Context bytes(ByteBuffer body);
 
     /**
      * A body streamed from {@code in} with chunked transfer coding, closed once written. The stream is

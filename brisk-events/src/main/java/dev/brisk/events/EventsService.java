@@ -8,6 +8,7 @@ import dev.brisk.events.feed.FeedParser;
 import dev.brisk.events.poll.FeedPoller;
 import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.search.EventIndex;
+import dev.brisk.events.search.QueryMemo;
 import dev.brisk.events.search.ResponseCache;
 import dev.brisk.events.search.SearchBody;
 import dev.brisk.events.search.SearchJson;
@@ -33,6 +34,7 @@ public final class EventsService implements AutoCloseable {
     private final EventStore store;
     private final EventCatalog catalog = new EventCatalog();
     private final ResponseCache cache;
+    private final QueryMemo queries;
     private final FeedPoller poller;
     private final EventsMetrics metrics;
     private final Brisk http;
@@ -44,6 +46,7 @@ public final class EventsService implements AutoCloseable {
         }
         this.config = config;
         this.cache = new ResponseCache(config.cacheEntries(), config.cacheBytes());
+        this.queries = new QueryMemo(config.cacheEntries());
         this.store = EventStore.open(config.effectiveDbUrl());
         FeedPoller p = null;
         Brisk main = null;
@@ -109,7 +112,7 @@ public final class EventsService implements AutoCloseable {
         cfg.health(h -> h.startNotReady());
         // pure memory and bounded work: answered on the I/O thread, no hand-off
         cfg.get("/search", ctx -> {
-            SearchQuery q = SearchQuery.parse(ctx.queryParamMap(), config.zone());
+            SearchQuery q = queries.get(ctx.queryString(), () -> SearchQuery.parse(ctx.queryParamMap(), config.zone()));
             EventIndex index = catalog.current();
             SearchBody body = cache.get(index.version(), q, () -> new SearchBody(index.searchJson(q.from(), q.to())));
             ctx.header("Vary", "Accept-Encoding").contentType(JSON);

@@ -107,11 +107,14 @@ class EngineRegressionTest {
         };
         try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.json(nullCodec);
-            cfg.get("/null-bytes", ctx -> ctx.bytes(null));
+            cfg.get("/null-bytes", ctx -> ctx.bytes((byte[]) null));
+            cfg.get("/null-buffer", ctx -> ctx.bytes((java.nio.ByteBuffer) null));
             cfg.get("/null-json", ctx -> ctx.json("x"));
             cfg.get("/hello", ctx -> ctx.text("hello"));
         }); RawConnection c = t.raw()) {
             c.send("GET /null-bytes HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(500);
+            c.send("GET /null-buffer HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(500);
             c.send("GET /null-json HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(500);

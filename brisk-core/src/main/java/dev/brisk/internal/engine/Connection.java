@@ -715,11 +715,12 @@ final class Connection implements ExchangeOwner {
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
         byte[] body = ex.responseBody();
+        ByteBuffer shared = ex.responseBuffer(); // when set, the body (body itself is then empty)
+        int bodyLength = 0;
         long length;
         if (ResponseEncoder.bodyless(status)) {
             Exchange.closeQuietly(stream);
             stream = null;
-            body = null;
             length = ResponseEncoder.NO_LENGTH;
         } else if (stream != null) {
             if (!ex.http11()) {
@@ -733,7 +734,8 @@ final class Connection implements ExchangeOwner {
                 stream = null;
             }
         } else {
-            length = body.length;
+            bodyLength = shared != null ? shared.remaining() : body.length;
+            length = bodyLength;
         }
         int conn = closeAfter ? 1 : ex.http11() ? 0 : 2;
         ByteBuffer out = loop.outPool.acquire();
@@ -752,14 +754,20 @@ final class Connection implements ExchangeOwner {
                 return;
             }
         }
-        responded(ANSWERED, status, ex, null, null,
-                stream != null ? -1 : headRequest || body == null ? 0 : body.length);
+        responded(ANSWERED, status, ex, null, null, stream != null ? -1 : headRequest ? 0 : bodyLength);
         ByteBuffer bodyBuf = null;
-        if (!headRequest && body != null && body.length > 0) {
-            if (body.length <= out.remaining()) {
-                out.put(body);
+        if (!headRequest && bodyLength > 0) {
+            if (bodyLength <= out.remaining()) {
+                // small: one buffer, one write (an absolute copy leaves a shared buffer's position alone)
+                if (shared != null) {
+                    out.put(out.position(), shared, shared.position(), bodyLength);
+                    out.position(out.position() + bodyLength);
+                } else {
+                    out.put(body);
+                }
             } else {
-                bodyBuf = ByteBuffer.wrap(body);
+                // a view of our own: the same shared buffer may be in flight on other connections
+                bodyBuf = shared != null ? shared.duplicate() : ByteBuffer.wrap(body);
             }
         }
         out.flip();

@@ -11,6 +11,7 @@ import dev.brisk.internal.http.HeaderRules;
 import dev.brisk.internal.routing.CompiledRoute;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,6 +62,8 @@ public final class Exchange implements Context {
     private String contentType;
     private List<String> headers;
     private byte[] responseBody = NO_BODY;
+    /** A body given as a buffer (shared, never written through), or null: then {@link #responseBody}. */
+    private ByteBuffer responseBuffer;
     private InputStream responseStream;
 
     /**
@@ -173,6 +176,11 @@ public final class Exchange implements Context {
         return responseBody;
     }
 
+    /** The body given as a buffer, or null when it is {@link #responseBody()} (or a stream). */
+    public ByteBuffer responseBuffer() {
+        return responseBuffer;
+    }
+
     public InputStream responseStream() {
         return responseStream;
     }
@@ -205,6 +213,7 @@ public final class Exchange implements Context {
             headers.subList(keep, headers.size()).clear();
         }
         responseBody = NO_BODY;
+        responseBuffer = null;
         closeQuietly(responseStream);
         responseStream = null;
     }
@@ -562,6 +571,7 @@ public final class Exchange implements Context {
         responseStream = null;
         contentType = type;
         responseBody = bytes;
+        responseBuffer = null;
         return this;
     }
 
@@ -586,12 +596,23 @@ public final class Exchange implements Context {
     }
 
     @Override
+    public Context bytes(ByteBuffer buffer) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("response body must not be null");
+        }
+        body(contentType != null ? contentType : "application/octet-stream", NO_BODY);
+        responseBuffer = buffer;
+        return this;
+    }
+
+    @Override
     public Context stream(InputStream in) {
         if (in == null) {
             throw new IllegalArgumentException("stream must not be null");
         }
         closeQuietly(responseStream);
         responseBody = NO_BODY;
+        responseBuffer = null;
         responseStream = in;
         if (contentType == null) {
             contentType = "application/octet-stream";

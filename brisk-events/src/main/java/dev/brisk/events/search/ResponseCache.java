@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 /**
  * Rendered {@code /search} bodies per window, valid for one catalog version: a new version starts an
  * empty generation, so a poll that changed anything invalidates every entry at once. Bounded by entry
- * count and total bytes; when full, an arbitrary entry is evicted (cheap, no lock on the read path).
+ * count and total bytes (of direct memory: cached bodies are {@linkplain SearchBody#kept() kept}
+ * there); when full, an arbitrary entry is evicted (cheap, no lock on the read path).
  */
 public final class ResponseCache {
     private record Generation(long version, ConcurrentHashMap<SearchQuery, SearchBody> entries, AtomicLong bytes) {
@@ -50,12 +51,16 @@ public final class ResponseCache {
         misses.increment();
         body = render.get();
         // budgeted for both forms (identity + at most as much gzip), so a later gzip() never overruns it
-        long cost = 2L * body.identity().length;
+        long cost = 2L * body.length();
         if (cost <= maxBytes) {
             makeRoom(g, cost);
-            if (g.entries.putIfAbsent(query, body) == null) {
-                g.bytes.addAndGet(cost);
+            SearchBody kept = body.kept();
+            SearchBody raced = g.entries.putIfAbsent(query, kept);
+            if (raced != null) {
+                return raced;
             }
+            g.bytes.addAndGet(cost);
+            return kept;
         }
         return body;
     }
@@ -86,7 +91,7 @@ public final class ResponseCache {
         while ((g.entries.size() >= maxEntries || g.bytes.get() + incoming > maxBytes) && keys.hasNext()) {
             SearchBody old = g.entries.remove(keys.next());
             if (old != null) {
-                g.bytes.addAndGet(-2L * old.identity().length);
+                g.bytes.addAndGet(-2L * old.length());
             }
         }
     }

@@ -22,15 +22,16 @@ class ResponseCacheTest {
         SearchBody first = cache.get(1, q(1), () -> body((byte) renders.incrementAndGet()));
         SearchBody again = cache.get(1, q(1), () -> body((byte) renders.incrementAndGet()));
         assertThat(again).isSameAs(first);
+        assertThat(first.identity().isDirect()).as("a cached body is kept in direct memory").isTrue();
         assertThat(cache.hits()).isEqualTo(1);
         assertThat(cache.misses()).isEqualTo(1);
 
         SearchBody next = cache.get(2, q(1), () -> body((byte) renders.incrementAndGet()));
-        assertThat(next.identity()[0]).isEqualTo((byte) 2);
+        assertThat(next.identity().get(0)).isEqualTo((byte) 2);
         // a reader still holding version 1 is answered but never caches into version 2
         cache.get(1, q(2), () -> body((byte) 9));
         assertThat(cache.size()).isEqualTo(1);
-        assertThat(cache.get(2, q(2), () -> body((byte) 7)).identity()[0]).isEqualTo((byte) 7);
+        assertThat(cache.get(2, q(2), () -> body((byte) 7)).identity().get(0)).isEqualTo((byte) 7);
     }
 
     @Test
@@ -50,7 +51,8 @@ class ResponseCacheTest {
         assertThat(byBytes.size()).isLessThanOrEqualTo(2);
 
         ResponseCache off = new ResponseCache(0, 0);
-        off.get(1, q(1), () -> new SearchBody(new byte[1]));
+        assertThat(off.get(1, q(1), () -> new SearchBody(new byte[1])).identity().isDirect())
+                .as("a body sent once stays on the heap").isFalse();
         assertThat(off.size()).isZero();
         assertThat(off.misses()).isEqualTo(1);
     }
