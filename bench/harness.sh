@@ -66,7 +66,9 @@ if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hel
 pin_cores
 
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-OUT="bench/results/$([ "$SMOKE" = 1 ] && echo smoke-)$STAMP"
+PREFIX=""
+if [ "$SMOKE" = 1 ]; then PREFIX=smoke-; fi # (an `[ ] && echo` here failed every non-smoke run under set -e)
+OUT="bench/results/$PREFIX$STAMP"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb" > "$CSV"
