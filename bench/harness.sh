@@ -50,7 +50,7 @@ elif [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
   : "${SCENARIOS:=hello,json,users,echo,health,hello-rate}"
 else
-  : "${ROUNDS:=3}" "${DURATION:=15}"; WARMUP=10
+  : "${ROUNDS:=2}" "${DURATION:=10}"; WARMUP=10 # 13 servers x 10 scenarios: about 70 minutes
   : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,hello-rate}"
 fi
 CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
@@ -215,6 +215,9 @@ for round in $(seq 1 "$ROUNDS"); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
       # nginx answers only fixed routes; it does not echo bodies
       if [ "$server" = nginx ] && [ "$sc" = echo ]; then done_count=$((done_count + 1)); continue; fi
+      # microhttp ignores "Connection: close" (ScenarioConformanceTest.closesAfterConnectionClose), so
+      # wrk would reuse its connections and "churn" would measure keep-alive
+      if [ "$server" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi
       conns=$(echo "$line" | cut -d'|' -f5)
       raw="$OUT/raw/r$round-$server-$sc.txt"
       read -r alloc0 cpu0 < <(stats)

@@ -2,7 +2,12 @@ package dev.brisk.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -65,6 +70,43 @@ class ScenarioConformanceTest {
             HttpResponse<String> health = get(client, base + "/health");
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).isEqualTo("OK");
+        }
+    }
+
+    /**
+     * The churn scenario sends {@code Connection: close} and counts on the server closing, or at least
+     * answering {@code Connection: close} (then wrk closes): one that does neither turns churn into
+     * keep-alive. microhttp does neither (checked here, so the day it changes this fails and
+     * bench/harness.sh can measure its churn again); the harness skips its churn.
+     */
+    @ParameterizedTest
+    @MethodSource("servers")
+    void closesAfterConnectionClose(String name) throws Exception {
+        int port = freePort();
+        try (BenchServer server = ServerMain.server(name).get()) {
+            server.start(port);
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(3000);
+                s.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                InputStream in = s.getInputStream();
+                ByteArrayOutputStream got = new ByteArrayOutputStream();
+                boolean closed = false;
+                try {
+                    byte[] buf = new byte[1024];
+                    for (int n; (n = in.read(buf)) >= 0; ) {
+                        got.write(buf, 0, n);
+                    }
+                    closed = true;
+                } catch (SocketTimeoutException stillOpen) {
+                    // the server kept the connection
+                }
+                String answer = got.toString(StandardCharsets.US_ASCII);
+                assertThat(answer).startsWith("HTTP/1.1 200").endsWith("Hello, World!");
+                boolean announced = answer.toLowerCase(java.util.Locale.ROOT).contains("\r\nconnection: close\r\n");
+                assertThat(closed || announced).as(name + " closes, or says it will, after Connection: close")
+                        .isEqualTo(!name.equals("microhttp"));
+            }
         }
     }
 

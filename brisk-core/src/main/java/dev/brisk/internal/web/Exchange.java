@@ -30,6 +30,7 @@ import java.util.Map;
  */
 public final class Exchange implements Context {
     private static final byte[] NO_BODY = new byte[0];
+    private static final String[] NO_PARAMS = new String[0];
 
     // request
     private final ExchangeOwner owner;
@@ -44,7 +45,7 @@ public final class Exchange implements Context {
     private final boolean bodyDeferred;
     private byte[] body;
     private String path;
-    private String[] rawParams = new String[0];
+    private String[] rawParams = NO_PARAMS; // shared: never written to
     private CompiledRoute route;
     private Handler chain;
     private Dispatch dispatchMode;
