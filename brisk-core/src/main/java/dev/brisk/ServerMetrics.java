@@ -49,6 +49,12 @@ public interface ServerMetrics {
     /** Response bytes written to sockets. */
     long bytesOut();
 
+    /**
+     * Socket writes that wrote bytes: with {@link #bytesOut()}, the bytes per write (pipelined responses
+     * are batched into one write; a large body or a slow reader takes several).
+     */
+    long socketWrites();
+
     /** Upper bounds, in nanoseconds, of the latency buckets; {@link #latencyCounts()} has one more (overflow). */
     List<Long> latencyBucketBoundsNanos();
 

@@ -102,6 +102,8 @@ public final class BriskMeterBinder implements MeterBinder {
         gauge(registry, "brisk.concurrency.limit", "the in-flight limit now (0: unlimited)", ServerMetrics::concurrencyLimit);
         counter(registry, "brisk.bytes.in", "request bytes read", ServerMetrics::bytesIn, Tags.empty());
         counter(registry, "brisk.bytes.out", "response bytes written", ServerMetrics::bytesOut, Tags.empty());
+        counter(registry, "brisk.socket.writes", "socket writes that wrote bytes (pipelined responses share one)",
+                ServerMetrics::socketWrites, Tags.empty());
         // the kinds and reasons are fixed by the engine: every one is in the maps from the start
         for (String kind : metrics.parseErrors().keySet()) {
             counter(registry, "brisk.parse.errors", "requests refused while parsed or read, by kind",

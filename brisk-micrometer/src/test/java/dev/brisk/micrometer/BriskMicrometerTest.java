@@ -120,6 +120,8 @@ class BriskMicrometerTest {
         assertThat(value(after, "brisk_saturation_ratio")).isZero();
         assertThat(value(after, "brisk_bytes_in_total")).isPositive();
         assertThat(value(after, "brisk_bytes_out_total")).isPositive();
+        assertThat(value(after, "brisk_socket_writes_total")).isPositive()
+                .isLessThanOrEqualTo(value(after, "brisk_bytes_out_total"));
         assertThat(value(after, "brisk_connections_accepted_total")).isGreaterThanOrEqualTo(3.0);
         assertThat(value(after, "brisk_connections_timed_out_total")).isZero();
         assertThat(value(after, "brisk_accept_pauses_total")).isZero();
@@ -147,6 +149,7 @@ class BriskMicrometerTest {
                 "brisk_connections_accepted_total", "brisk_connections_active", "brisk_connections_timed_out_total",
                 "brisk_accept_pauses_total", "brisk_requests_total", "brisk_requests_in_flight",
                 "brisk_requests_queued", "brisk_concurrency_limit", "brisk_bytes_in_total", "brisk_bytes_out_total",
+                "brisk_socket_writes_total",
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
                 "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total",

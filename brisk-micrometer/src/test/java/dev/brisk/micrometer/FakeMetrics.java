@@ -27,6 +27,7 @@ final class FakeMetrics implements ServerMetrics {
     @Override public int concurrencyLimit() { return limit; }
     @Override public long bytesIn() { return 0; }
     @Override public long bytesOut() { return 0; }
+    @Override public long socketWrites() { return 0; }
     @Override public List<Long> latencyBucketBoundsNanos() { return List.of(1_000_000L); }
     @Override public List<Long> latencyCounts() { return List.of(0L, 0L); }
     @Override public long latencySumNanos() { return 0; }

@@ -53,7 +53,13 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Backpressure: one request is handled at a time; while it is, bytes of later (pipelined) requests
  * are only buffered, and reading stops when the buffer is full. While a response is being written,
- * nothing else is produced, so a client that does not read makes the server hold one response at most.
+ * nothing else is produced, so a client that does not read makes the server hold one response at most
+ * (plus one batch, below).
+ *
+ * <p>Pipelining: a response answered at once while the next request's bytes are already buffered is
+ * not written yet but appended to a batch (one pooled buffer), and the next request is parsed; the
+ * batch goes out in one write with the first response that cannot join it, or when the buffered
+ * requests run out. Sixteen pipelined requests then cost one write instead of sixteen.
  */
 final class Connection implements ExchangeOwner {
     private static final int READ_HEAD = 0;
@@ -121,6 +127,10 @@ final class Connection implements ExchangeOwner {
 
     private ByteBuffer outHead;
     private ByteBuffer outBody;
+    /** Pipelined responses not written yet (write mode), or null; see the class comment. */
+    private ByteBuffer batch;
+    /** "100 Continue" is being written: a response now means the handler gave up on the body. */
+    private boolean continuing;
     private final ByteBuffer[] gather = new ByteBuffer[2];
     private Runnable afterWrite;
     private long writeDeadline;
@@ -131,6 +141,7 @@ final class Connection implements ExchangeOwner {
     private StreamPump pump;
     // allocated once: a method reference per response would cost an object per request
     private final Runnable responseWritten = this::onResponseWritten;
+    private final Runnable batchWritten = this::onBatchWritten;
 
     Connection(ConnectionLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
@@ -215,6 +226,13 @@ final class Connection implements ExchangeOwner {
                 // answer this request and any complete pipelined ones already buffered, then close
                 setInterest(interest & ~SelectionKey.OP_READ);
             }
+            case READ_HEAD -> {
+                if (outHead != null) {
+                    setInterest(interest & ~SelectionKey.OP_READ); // a batch is still being written: it closes after
+                } else {
+                    close();
+                }
+            }
             default -> close();
         }
     }
@@ -233,8 +251,19 @@ final class Connection implements ExchangeOwner {
         } finally {
             advancing = false;
         }
-        if (inputClosed && state == READ_HEAD) {
+        if (batch != null) {
+            // the buffered requests ran out (or the next one waits for its handler): write what they got
+            ByteBuffer b = batch;
+            batch = null;
+            send(b.flip(), null, batchWritten);
+        } else if (inputClosed && state == READ_HEAD && outHead == null) {
             close(); // the client half-closed: every complete request is answered, no more can come
+        }
+    }
+
+    private void onBatchWritten() {
+        if (inputClosed && state == READ_HEAD) {
+            close();
         }
     }
 
@@ -583,7 +612,9 @@ final class Connection implements ExchangeOwner {
             return;
         }
         bodyWaiter = f;
+        continuing = true;
         send(ByteBuffer.wrap(CONTINUE), null, () -> {
+            continuing = false;
             beginBody();
             advance();
         });
@@ -702,7 +733,7 @@ final class Connection implements ExchangeOwner {
             // the client may still send the body we never asked for: do not read it as a request
             closeAfter = true;
         }
-        if (outHead != null) {
+        if (continuing) {
             // "100 Continue" is still being written and the handler gave up on its body: answer next
             closeAfter = true;
             afterWrite = () -> writeResponseSafely(ex);
@@ -784,8 +815,55 @@ final class Connection implements ExchangeOwner {
     }
 
 
-    /** Writes {@code head} (and {@code body}); runs {@code then} on this loop once all is written. */
+    /**
+     * Writes {@code head} (and {@code body}) after anything written or batched before; runs {@code then}
+     * on this loop once all is written. A pipelined response may instead join the batch: then
+     * {@code then} runs at once.
+     */
     private void send(ByteBuffer head, ByteBuffer body, Runnable then) {
+        if (outHead != null) {
+            // a batch is still being written (the socket was full): this response follows it
+            Runnable before = afterWrite;
+            afterWrite = () -> {
+                before.run();
+                if (state != CLOSED) {
+                    send(head, body, then);
+                }
+            };
+            return;
+        }
+        // not on a blocking loop: its next handler may block, and would hold back the batched answers
+        if (body == null && then == responseWritten && advancing && !closeAfter && !loop.runsHandlersInline()
+                && in != null && in.position() > reqStart
+                && (batch == null || batch.remaining() >= head.remaining())) {
+            if (batch == null) {
+                batch = loop.outPool.acquire();
+            }
+            if (batch.remaining() >= head.remaining()) {
+                batch.put(head);
+                loop.outPool.release(head);
+                then.run();
+                return;
+            }
+        }
+        if (batch != null) {
+            ByteBuffer b = batch;
+            batch = null;
+            if (body == null && b.remaining() >= head.remaining()) {
+                // earlier responses first, in the same write
+                b.put(head);
+                loop.outPool.release(head);
+                write(b.flip(), null, then);
+            } else {
+                send(b.flip(), null, batchWritten);
+                send(head, body, then); // follows the batch (chained above if the socket is full)
+            }
+            return;
+        }
+        write(head, body, then);
+    }
+
+    private void write(ByteBuffer head, ByteBuffer body, Runnable then) {
         outHead = head;
         outBody = body;
         afterWrite = then;
@@ -1090,6 +1168,10 @@ final class Connection implements ExchangeOwner {
             loop.outPool.release(outHead);
             outHead = null;
             outBody = null;
+        }
+        if (batch != null) {
+            loop.outPool.release(batch);
+            batch = null;
         }
         CompletableFuture<byte[]> bw = bodyWaiter;
         bodyWaiter = null;

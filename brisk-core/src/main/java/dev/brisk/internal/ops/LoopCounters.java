@@ -9,6 +9,7 @@ package dev.brisk.internal.ops;
 public final class LoopCounters {
     long bytesIn;
     long bytesOut;
+    long writes;
     long timedOut;
     final long[] statusClass = new long[6];
     final long[] latencyBuckets = new long[LatencyHistogram.BOUNDS_NANOS.length + 1];
@@ -23,8 +24,10 @@ public final class LoopCounters {
         bytesIn += n;
     }
 
+    /** One socket write that wrote {@code n} bytes. */
     public void bytesOut(long n) {
         bytesOut += n;
+        writes++;
     }
 
     public void timedOut() {
@@ -63,6 +66,7 @@ public final class LoopCounters {
     void addAll(LoopCounters o) {
         bytesIn += o.bytesIn;
         bytesOut += o.bytesOut;
+        writes += o.writes;
         timedOut += o.timedOut;
         latencySum += o.latencySum;
         add(statusClass, o.statusClass);

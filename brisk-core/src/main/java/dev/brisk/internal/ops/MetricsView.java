@@ -35,6 +35,7 @@ public final class MetricsView implements ServerMetrics {
     @Override public int concurrencyLimit() { return admission == null ? 0 : admission.limit(); }
     @Override public long bytesIn() { return stats.bytesIn(); }
     @Override public long bytesOut() { return stats.bytesOut(); }
+    @Override public long socketWrites() { return stats.socketWrites(); }
     @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }

@@ -111,6 +111,10 @@ public final class ServerStats {
         return sum(c -> c.bytesOut);
     }
 
+    public long socketWrites() {
+        return sum(c -> c.writes);
+    }
+
     public long connectionsTimedOut() {
         return sum(c -> c.timedOut);
     }
