@@ -149,6 +149,11 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     }
 
     @Override
+    long clock() {
+        return System.nanoTime(); // one connection: a read per request is no burden, and never stale
+    }
+
+    @Override
     boolean inLoop() {
         return Thread.currentThread() == thread;
     }

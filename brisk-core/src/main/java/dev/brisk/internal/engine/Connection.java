@@ -100,6 +100,11 @@ final class Connection implements ExchangeOwner {
     private final int headCapacity;
     private final AccessLog accessLog; // null when off
     private final boolean echoIds;
+    // the timeouts in nanoseconds, read once: Duration.toNanos per request is measurable
+    private final long headerReadNanos;
+    private final long bodyReadNanos;
+    private final long idleNanos;
+    private final long writeNanos;
 
     private ByteBuffer in;
     private int reqStart;
@@ -154,7 +159,11 @@ final class Connection implements ExchangeOwner {
         this.headCapacity = opts.maxRequestLine() + opts.maxHeaderSize() + 1024;
         this.accessLog = server.accessLog();
         this.echoIds = opts.requestIds();
-        this.deadline = System.nanoTime() + opts.headerReadTimeout().toNanos();
+        this.headerReadNanos = opts.headerReadTimeout().toNanos();
+        this.bodyReadNanos = opts.bodyReadTimeout().toNanos();
+        this.idleNanos = opts.idleTimeout().toNanos();
+        this.writeNanos = opts.writeTimeout().toNanos();
+        this.deadline = loop.clock() + headerReadNanos;
     }
 
     // ---- input ------------------------------------------------------------------------------
@@ -191,7 +200,7 @@ final class Connection implements ExchangeOwner {
         } else if (n > 0) {
             loop.counters.bytesIn(n);
             if (state == READ_BODY) {
-                deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
+                deadline = loop.clock() + bodyReadNanos;
             }
             if (state == READ_HEAD || state == READ_BODY) {
                 advance();
@@ -280,7 +289,7 @@ final class Connection implements ExchangeOwner {
         }
         if (!headTimerStarted) {
             headTimerStarted = true;
-            deadline = System.nanoTime() + opts.headerReadTimeout().toNanos();
+            deadline = loop.clock() + headerReadNanos;
         }
         boolean done;
         try {
@@ -328,15 +337,11 @@ final class Connection implements ExchangeOwner {
         String method = methodName(a, ms, me);
         byte[] headBytes = Arrays.copyOfRange(a, start, start + headLen);
         int[] fields = Arrays.copyOf(parser.fields(), parser.fieldCount() * 4);
-        // parser offsets are relative to the request start, which is where the copy begins
-        String rawPath = parser.pathEnd() > parser.pathStart()
-                ? Ascii.latin1(headBytes, parser.pathStart(), parser.pathEnd()) : "/";
-        String query = parser.pathEnd() < parser.targetEnd()
-                ? Ascii.latin1(headBytes, parser.pathEnd() + 1, parser.targetEnd()) : "";
         boolean hasBody = parser.hasBody();
         deferred = hasBody && parser.expectContinue();
-        exchange = new Exchange(this, headBytes, fields, parser.fieldCount(), method, Method.of(method), rawPath,
-                query, http11, null, deferred);
+        // parser offsets are relative to the request start, which is where the copy begins
+        exchange = new Exchange(this, headBytes, fields, parser.fieldCount(), method, Method.of(method),
+                parser.pathStart(), parser.pathEnd(), parser.targetEnd(), http11, null, deferred);
         dispatched = false;
         server.app().route(exchange);
         AdmissionControl admission = server.admission();
@@ -457,7 +462,7 @@ final class Connection implements ExchangeOwner {
         if (!inputClosed) {
             setInterest(interest | SelectionKey.OP_READ); // may be off: the buffer filled while waiting
         }
-        deadline = System.nanoTime() + opts.bodyReadTimeout().toNanos();
+        deadline = loop.clock() + bodyReadNanos;
         if (parser.chunked()) {
             chunkDecoder = new ChunkedDecoder(opts.maxChunkExtension(), opts.maxHeaderSize());
             body = new BodyBuffer(opts.maxBodySize(), 1024);
@@ -867,7 +872,7 @@ final class Connection implements ExchangeOwner {
         outHead = head;
         outBody = body;
         afterWrite = then;
-        writeDeadline = System.nanoTime() + opts.writeTimeout().toNanos();
+        writeDeadline = loop.clock() + writeNanos;
         flush();
     }
 
@@ -894,7 +899,7 @@ final class Connection implements ExchangeOwner {
         }
         if (outHead.hasRemaining() || (outBody != null && outBody.hasRemaining())) {
             if (n > 0) {
-                writeDeadline = System.nanoTime() + opts.writeTimeout().toNanos();
+                writeDeadline = loop.clock() + writeNanos;
             }
             setInterest(interest | SelectionKey.OP_WRITE);
             return;
@@ -969,7 +974,7 @@ final class Connection implements ExchangeOwner {
         parser.reset();
         state = READ_HEAD;
         headTimerStarted = false;
-        deadline = System.nanoTime() + opts.idleTimeout().toNanos();
+        deadline = loop.clock() + idleNanos;
         if (!inputClosed) {
             setInterest(interest | SelectionKey.OP_READ);
         }

@@ -34,6 +34,13 @@ abstract class ConnectionLoop {
     /** Whether the caller is this loop's thread. */
     abstract boolean inLoop();
 
+    /**
+     * A {@link System#nanoTime()} reading for deadlines, on this loop's thread: may be as old as the
+     * loop's current turn (a selector loop reads the clock once per turn, not per request), so a
+     * deadline set from it falls due at most one turn early. Never for latencies.
+     */
+    abstract long clock();
+
     /** Runs {@code task} on this loop's thread, soon. Any thread. */
     abstract void execute(Runnable task);
 

@@ -29,6 +29,10 @@ final class IoLoop extends ConnectionLoop implements Runnable {
     private final Thread thread;
     private volatile boolean running = true;
     private long nextScan;
+    /** When this turn began: {@link #clock()}. */
+    private long turnStart = System.nanoTime();
+    /** Whether {@link #turnStart} was read this turn (by its first ready key). */
+    private boolean timed;
     // one instance: a method reference per select call would allocate on every loop turn
     private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
 
@@ -46,6 +50,11 @@ final class IoLoop extends ConnectionLoop implements Runnable {
     @Override
     boolean inLoop() {
         return Thread.currentThread() == thread;
+    }
+
+    @Override
+    long clock() {
+        return turnStart;
     }
 
     @Override
@@ -156,13 +165,17 @@ final class IoLoop extends ConnectionLoop implements Runnable {
         try {
             while (running) {
                 wakeupPending.set(false);
+                timed = false;
                 if (tasks.isEmpty()) {
                     selector.select(onKey, 100);
                 } else {
                     selector.selectNow(onKey);
                 }
+                if (!timed) {
+                    turnStart = System.nanoTime();
+                }
                 runTasks();
-                long now = System.nanoTime();
+                long now = turnStart;
                 if (now - nextScan >= 0) {
                     nextScan = now + SCAN_NANOS;
                     for (Connection c : connections.toArray(new Connection[0])) {
@@ -198,6 +211,10 @@ final class IoLoop extends ConnectionLoop implements Runnable {
     }
 
     private void onKey(SelectionKey key) {
+        if (!timed) {
+            timed = true;
+            turnStart = System.nanoTime(); // after the wait: one clock read per turn
+        }
         Connection c = (Connection) key.attachment();
         if (c == null || !key.isValid()) {
             return;

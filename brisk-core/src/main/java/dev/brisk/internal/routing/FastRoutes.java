@@ -18,26 +18,14 @@ public final class FastRoutes {
     public static final int CLOSE = 1;
     public static final int KEEP_ALIVE_1_0 = 2;
 
-    private final byte[][] keys;
-    private final Entry[] entries;
-    private final int mask;
+    private final PathTable<Entry> table;
     private final int size;
 
     public FastRoutes(Map<String, StaticResponse> routes) {
-        int cap = Integer.highestOneBit(Math.max(4, routes.size() * 4) - 1) << 1;
-        keys = new byte[cap][];
-        entries = new Entry[cap];
-        mask = cap - 1;
+        Map<String, Entry> entries = new LinkedHashMap<>();
+        routes.forEach((path, response) -> entries.put(path, new Entry(path, response)));
+        table = new PathTable<>(entries);
         size = routes.size();
-        for (Map.Entry<String, StaticResponse> e : new LinkedHashMap<>(routes).entrySet()) {
-            byte[] k = e.getKey().getBytes(StandardCharsets.US_ASCII);
-            int i = hash(k, 0, k.length) & mask;
-            while (keys[i] != null) {
-                i = (i + 1) & mask;
-            }
-            keys[i] = k;
-            entries[i] = new Entry(e.getKey(), e.getValue());
-        }
     }
 
     public boolean isEmpty() {
@@ -46,23 +34,7 @@ public final class FastRoutes {
 
     /** The entry for the raw path {@code b[from..to)}, or null. */
     public Entry find(byte[] b, int from, int to) {
-        int i = hash(b, from, to) & mask;
-        byte[] k;
-        while ((k = keys[i]) != null) {
-            if (k.length == to - from && java.util.Arrays.equals(k, 0, k.length, b, from, to)) {
-                return entries[i];
-            }
-            i = (i + 1) & mask;
-        }
-        return null;
-    }
-
-    private static int hash(byte[] b, int from, int to) {
-        int h = 0;
-        for (int i = from; i < to; i++) {
-            h = 31 * h + b[i];
-        }
-        return h ^ (h >>> 16);
+        return table.get(b, from, to);
     }
 
     /** One static response, with its wire bytes for each variant rebuilt when the second changes. */

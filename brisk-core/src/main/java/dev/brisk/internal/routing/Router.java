@@ -13,6 +13,7 @@ import java.util.Map;
 public final class Router {
     // exact paths map straight to a ready match: a hit allocates nothing
     private final Map<String, RouteMatch> exact = new HashMap<>();
+    private PathTable<RouteMatch> exactBytes = new PathTable<>(Map.of());
     private final Node root = new Node();
     private final List<CompiledRoute> all = new java.util.ArrayList<>();
 
@@ -37,6 +38,7 @@ public final class Router {
         }
         if (t.isExact()) {
             exact.computeIfAbsent(t.path(), k -> new RouteMatch(new RouteEntry(), RouteMatch.NONE)).entry().add(route);
+            exactBytes = new PathTable<>(exact); // rebuilt per exact route: routes are added before start only
             return;
         }
         Node n = root;
@@ -77,6 +79,14 @@ public final class Router {
             return e;
         }
         return findDynamic(path);
+    }
+
+    /**
+     * The exact-path entry for the raw path {@code b[from..to)}, found from the bytes without making the
+     * path's string; null when no exact path matches (then try {@link #findDynamic}).
+     */
+    public RouteMatch findExact(byte[] b, int from, int to) {
+        return exactBytes.get(b, from, to);
     }
 
     /** Like {@link #find} but skipping exact paths: for a method the exact entry lacks. */

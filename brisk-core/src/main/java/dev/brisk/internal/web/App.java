@@ -90,11 +90,14 @@ public final class App {
         ex.codec(codec);
         if (m == null) {
             chain = notImplemented;
-        } else if (ex.rawPath().equals("*")) {
+        } else if (ex.asteriskPath()) {
             chain = m == Method.OPTIONS ? autoOptions : notFound;
             ex.allow("GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS");
         } else {
-            RouteMatch match = router.find(ex.rawPath());
+            RouteMatch match = ex.exactMatch(router);
+            if (match == null) {
+                match = router.findDynamic(ex.rawPath());
+            }
             if (match == null) {
                 chain = notFound;
             } else {

@@ -31,6 +31,7 @@ import java.util.Map;
 public final class Exchange implements Context {
     private static final byte[] NO_BODY = new byte[0];
     private static final String[] NO_PARAMS = new String[0];
+    private static final byte[] ROOT = {'/'};
 
     // request
     private final ExchangeOwner owner;
@@ -39,8 +40,12 @@ public final class Exchange implements Context {
     private final int fieldCount;
     private final String method;
     private final Method methodEnum;
-    private final String rawPath;
-    private final String query;
+    // the request target in head: path [pathStart, pathEnd), query (pathEnd, targetEnd); strings on demand
+    private final int pathStart;
+    private final int pathEnd;
+    private final int targetEnd;
+    private String rawPath;
+    private String query;
     private final boolean http11;
     private final boolean bodyDeferred;
     private byte[] body;
@@ -70,17 +75,21 @@ public final class Exchange implements Context {
     /**
      * @param head the head bytes (a copy owned by this exchange)
      * @param fields header offsets into {@code head}, four ints per field (a copy)
+     * @param pathStart where the raw path starts in {@code head}
+     * @param pathEnd where it ends (== pathStart for an absolute-form target without a path: "/")
+     * @param targetEnd where the target ends: a query follows the path when it is beyond {@code pathEnd}
      */
     public Exchange(ExchangeOwner owner, byte[] head, int[] fields, int fieldCount, String method, Method methodEnum,
-                    String rawPath, String query, boolean http11, byte[] body, boolean bodyDeferred) {
+                    int pathStart, int pathEnd, int targetEnd, boolean http11, byte[] body, boolean bodyDeferred) {
         this.owner = owner;
         this.head = head;
         this.fields = fields;
         this.fieldCount = fieldCount;
         this.method = method;
         this.methodEnum = methodEnum;
-        this.rawPath = rawPath;
-        this.query = query;
+        this.pathStart = pathStart;
+        this.pathEnd = pathEnd;
+        this.targetEnd = targetEnd;
         this.http11 = http11;
         this.body = body;
         this.bodyDeferred = bodyDeferred;
@@ -124,8 +133,24 @@ public final class Exchange implements Context {
         return methodEnum;
     }
 
+    /** The path as sent (percent-encoded), made on first use. */
     public String rawPath() {
-        return rawPath;
+        String p = rawPath;
+        if (p == null) {
+            p = pathEnd > pathStart ? Ascii.latin1(head, pathStart, pathEnd) : "/";
+            rawPath = p;
+        }
+        return p;
+    }
+
+    /** Whether the raw path is {@code *} (the asterisk form of OPTIONS), without making its string. */
+    boolean asteriskPath() {
+        return pathEnd - pathStart == 1 && head[pathStart] == '*';
+    }
+
+    /** The exact-path route entry for this request's raw path, found from its bytes; null when none. */
+    dev.brisk.internal.routing.RouteMatch exactMatch(dev.brisk.internal.routing.Router router) {
+        return pathEnd > pathStart ? router.findExact(head, pathStart, pathEnd) : router.findExact(ROOT, 0, 1);
     }
 
     public boolean http11() {
@@ -241,7 +266,7 @@ public final class Exchange implements Context {
     public String path() {
         String p = path;
         if (p == null) {
-            p = UriCodec.decode(rawPath, false);
+            p = UriCodec.decode(rawPath(), false);
             path = p;
         }
         return p;
@@ -249,7 +274,12 @@ public final class Exchange implements Context {
 
     @Override
     public String queryString() {
-        return query;
+        String q = query;
+        if (q == null) {
+            q = pathEnd < targetEnd ? Ascii.latin1(head, pathEnd + 1, targetEnd) : "";
+            query = q;
+        }
+        return q;
     }
 
     @Override
@@ -294,7 +324,7 @@ public final class Exchange implements Context {
     public Map<String, List<String>> queryParamMap() {
         Map<String, List<String>> m = queryMap;
         if (m == null) {
-            m = UriCodec.parseQuery(query);
+            m = UriCodec.parseQuery(queryString());
             queryMap = m;
         }
         return m;

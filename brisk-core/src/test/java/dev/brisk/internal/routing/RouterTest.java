@@ -39,6 +39,26 @@ class RouterTest {
     // ---- matching -----------------------------------------------------------------------------
 
     @Test
+    void exactPathsAreFoundFromTheRequestBytesInPlace() {
+        Router r = router("/", "/hello", "/hello/world", "/users/{id}", "/caf\u00e9", "/\u4e16");
+        byte[] line = "GET /hello/world?x=1 HTTP/1.1".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(r.findExact(line, 4, 10)).isSameAs(r.find("/hello"));
+        assertThat(r.findExact(line, 4, 16)).isSameAs(r.find("/hello/world"));
+        assertThat(r.findExact(line, 4, 5)).isSameAs(r.find("/"));
+        assertThat(r.findExact(line, 4, 9)).as("a prefix").isNull();
+        assertThat(r.findExact(line, 4, 20)).as("with the query").isNull();
+        byte[] users = "/users/42".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(r.findExact(users, 0, users.length)).as("parameterized: not exact").isNull();
+        assertThat(r.find("/users/42")).isNotNull();
+        // a template is compared as the Latin-1 string the raw path would make; above U+00FF it never matches
+        byte[] latin1 = {'/', 'c', 'a', 'f', (byte) 0xE9};
+        assertThat(r.findExact(latin1, 0, latin1.length)).isSameAs(r.find("/caf\u00e9")).isNotNull();
+        byte[] question = {'/', '?'};
+        assertThat(r.findExact(question, 0, 2)).isNull();
+        assertThat(r.findExact(new byte[] {'/', 0x16}, 0, 2)).isNull();
+    }
+
+    @Test
     void exactPathWinsOverParameter() {
         for (Router r : List.of(router("/users/{id}", "/users/me"), router("/users/me", "/users/{id}"))) {
             assertThat(templateFor(r, "/users/me")).isEqualTo("/users/me");
