@@ -8,7 +8,11 @@ import java.util.Map;
 
 /**
  * One request and the response being built for it. A context belongs to one request: use it only on
- * the thread that runs the handler (or hand it on with care), never after the handler returned.
+ * the thread that runs the handler (or hand it on with care), never after the handler returned. A
+ * request without a body answered on the thread that read it (an event-loop handler, the blocking
+ * engine) reads its headers straight from the connection's buffer, which moves on to the next request
+ * once the handler returns: a context kept past that then throws {@link IllegalStateException} from
+ * its header methods rather than return another request's values. Copy what must outlive the handler.
  *
  * <p>Response methods set the body and content type; the response is written once the handler chain
  * returns. Setting a body twice replaces the first.

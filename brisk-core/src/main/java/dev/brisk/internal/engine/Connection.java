@@ -335,15 +335,17 @@ final class Connection implements ExchangeOwner {
             }
         }
         String method = methodName(a, ms, me);
-        byte[] headBytes = Arrays.copyOfRange(a, start, start + headLen);
-        int[] fields = Arrays.copyOf(parser.fields(), parser.fieldCount() * 4);
         boolean hasBody = parser.hasBody();
         deferred = hasBody && parser.expectContinue();
-        // parser offsets are relative to the request start, which is where the copy begins
-        exchange = new Exchange(this, headBytes, fields, parser.fieldCount(), method, Method.of(method),
-                parser.pathStart(), parser.pathEnd(), parser.targetEnd(), http11, null, deferred);
+        // borrows the input buffer and the parser's offsets (relative to the request start) for routing
+        exchange = new Exchange(this, a, start, headLen, parser.fields(), parser.fieldCount(), method,
+                Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(), http11, null, deferred);
         dispatched = false;
         server.app().route(exchange);
+        if (hasBody || !(loop.runsHandlersInline() || exchange.runsOnCallingThread())) {
+            // it outlives this call: reading its body, or on another thread, the buffer moves on
+            exchange.own();
+        }
         AdmissionControl admission = server.admission();
         if (admission != null && !exchange.neverShed() && !admit(admission)) {
             return; // queued (reading paused) or refused with 503
@@ -378,6 +380,7 @@ final class Connection implements ExchangeOwner {
             return true;
         }
         AdmissionControl.Ticket t = new AdmissionControl.Ticket(() -> loop.execute(this::granted));
+        exchange.own(); // may wait in the queue: the head must not depend on the buffer meanwhile
         if (admission.enqueue(t)) {
             ticket = t;
             state = QUEUED;
@@ -807,6 +810,9 @@ final class Connection implements ExchangeOwner {
             }
         }
         out.flip();
+        // the request is over: a borrowed head goes back before the buffer can move on (send may go on
+        // to the next pipelined request)
+        ex.release();
         if (stream != null) {
             InputStream s = stream;
             boolean chunked = length == ResponseEncoder.CHUNKED;

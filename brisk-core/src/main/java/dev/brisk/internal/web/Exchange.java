@@ -21,8 +21,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One request and its response: the {@link Context} handlers see. The request head is a private copy
- * of the bytes the parser read, with header strings made only when asked for.
+ * One request and its response: the {@link Context} handlers see. Header strings are made only when
+ * asked for, from the head's bytes: a private copy, or, for a request answered on the thread that read
+ * it (an event-loop handler, the blocking engine) with no body, the connection's own input buffer and
+ * the parser's field offsets, borrowed until the response is handed over (no copy at all). A borrowed
+ * exchange is {@link #release released} then, and its request accessors fail loudly afterwards instead
+ * of reading the next request's bytes.
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
@@ -35,8 +39,11 @@ public final class Exchange implements Context {
 
     // request
     private final ExchangeOwner owner;
-    private final byte[] head;
-    private final int[] fields;
+    private byte[] head; // null once released
+    private int[] fields;
+    private int base; // where the request starts in head: 0 once owned
+    private final int headLength;
+    private boolean borrowed;
     private final int fieldCount;
     private final String method;
     private final Method methodEnum;
@@ -73,16 +80,23 @@ public final class Exchange implements Context {
     private InputStream responseStream;
 
     /**
-     * @param head the head bytes (a copy owned by this exchange)
-     * @param fields header offsets into {@code head}, four ints per field (a copy)
-     * @param pathStart where the raw path starts in {@code head}
+     * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
+     * else, or {@link #release} once the response is handed over.
+     *
+     * @param head the buffer holding the request head at {@code base}
+     * @param fields header offsets relative to {@code base}, four ints per field
+     * @param pathStart where the raw path starts, relative to {@code base}
      * @param pathEnd where it ends (== pathStart for an absolute-form target without a path: "/")
      * @param targetEnd where the target ends: a query follows the path when it is beyond {@code pathEnd}
      */
-    public Exchange(ExchangeOwner owner, byte[] head, int[] fields, int fieldCount, String method, Method methodEnum,
-                    int pathStart, int pathEnd, int targetEnd, boolean http11, byte[] body, boolean bodyDeferred) {
+    public Exchange(ExchangeOwner owner, byte[] head, int base, int headLength, int[] fields, int fieldCount,
+                    String method, Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
+                    byte[] body, boolean bodyDeferred) {
         this.owner = owner;
         this.head = head;
+        this.base = base;
+        this.headLength = headLength;
+        this.borrowed = true;
         this.fields = fields;
         this.fieldCount = fieldCount;
         this.method = method;
@@ -96,6 +110,42 @@ public final class Exchange implements Context {
     }
 
     // ---- engine-facing ----
+
+    /** Copies the borrowed head and field offsets: the exchange may now outlive the buffer and the parser. */
+    public void own() {
+        if (borrowed) {
+            head = java.util.Arrays.copyOfRange(head, base, base + headLength);
+            fields = java.util.Arrays.copyOf(fields, fieldCount * 4);
+            base = 0;
+            borrowed = false;
+        }
+    }
+
+    /** Whether the head is still the connection's buffer (see {@link #own}). */
+    public boolean borrowed() {
+        return borrowed;
+    }
+
+    /** Drops a borrowed head once the response is handed over: later request reads fail instead of lying. */
+    public void release() {
+        if (borrowed) {
+            head = null;
+        }
+    }
+
+    /** The head's bytes; {@link #base} is where the request starts in them. */
+    private byte[] head() {
+        byte[] h = head;
+        if (h == null) {
+            throw new IllegalStateException(
+                    "this request is over: a Context may be used only until its handler returns");
+        }
+        return h;
+    }
+
+    private String latin1(int from, int to) {
+        return Ascii.latin1(head(), base + from, base + to);
+    }
 
     void bind(CompiledRoute route, String[] rawParams, JsonCodec codec) {
         this.route = route;
@@ -137,7 +187,7 @@ public final class Exchange implements Context {
     public String rawPath() {
         String p = rawPath;
         if (p == null) {
-            p = pathEnd > pathStart ? Ascii.latin1(head, pathStart, pathEnd) : "/";
+            p = pathEnd > pathStart ? latin1(pathStart, pathEnd) : "/";
             rawPath = p;
         }
         return p;
@@ -145,12 +195,13 @@ public final class Exchange implements Context {
 
     /** Whether the raw path is {@code *} (the asterisk form of OPTIONS), without making its string. */
     boolean asteriskPath() {
-        return pathEnd - pathStart == 1 && head[pathStart] == '*';
+        return pathEnd - pathStart == 1 && head()[base + pathStart] == '*';
     }
 
     /** The exact-path route entry for this request's raw path, found from its bytes; null when none. */
     dev.brisk.internal.routing.RouteMatch exactMatch(dev.brisk.internal.routing.Router router) {
-        return pathEnd > pathStart ? router.findExact(head, pathStart, pathEnd) : router.findExact(ROOT, 0, 1);
+        return pathEnd > pathStart ? router.findExact(head(), base + pathStart, base + pathEnd)
+                : router.findExact(ROOT, 0, 1);
     }
 
     public boolean http11() {
@@ -170,6 +221,11 @@ public final class Exchange implements Context {
 
     Handler chain() {
         return chain;
+    }
+
+    /** Whether {@link App#dispatch} runs this exchange's chain on the calling (I/O) thread, to the end. */
+    public boolean runsOnCallingThread() {
+        return dispatchMode == Dispatch.EVENT_LOOP && !bodyDeferred;
     }
 
     Dispatch dispatchMode() {
@@ -276,7 +332,7 @@ public final class Exchange implements Context {
     public String queryString() {
         String q = query;
         if (q == null) {
-            q = pathEnd < targetEnd ? Ascii.latin1(head, pathEnd + 1, targetEnd) : "";
+            q = pathEnd < targetEnd ? latin1(pathEnd + 1, targetEnd) : "";
             query = q;
         }
         return q;
@@ -331,13 +387,14 @@ public final class Exchange implements Context {
     }
 
     private boolean nameIs(int field, String name) {
-        int s = fields[field * 4];
-        int e = fields[field * 4 + 1];
+        byte[] h = head();
+        int s = base + fields[field * 4];
+        int e = base + fields[field * 4 + 1];
         if (e - s != name.length()) {
             return false;
         }
         for (int i = 0; i < name.length(); i++) {
-            int a = head[s + i];
+            int a = h[s + i];
             int b = name.charAt(i);
             if (a != b) {
                 if (a >= 'A' && a <= 'Z') {
@@ -355,7 +412,7 @@ public final class Exchange implements Context {
     }
 
     private String value(int field) {
-        return Ascii.latin1(head, fields[field * 4 + 2], fields[field * 4 + 3]);
+        return latin1(fields[field * 4 + 2], fields[field * 4 + 3]);
     }
 
     @Override
@@ -388,11 +445,11 @@ public final class Exchange implements Context {
         outer:
         for (int i = 0; i < fieldCount; i++) {
             for (int j = 0; j < i; j++) {
-                if (nameIs(i, Ascii.latin1(head, fields[j * 4], fields[j * 4 + 1]))) {
+                if (nameIs(i, latin1(fields[j * 4], fields[j * 4 + 1]))) {
                     continue outer;
                 }
             }
-            names.add(Ascii.latin1(head, fields[i * 4], fields[i * 4 + 1]));
+            names.add(latin1(fields[i * 4], fields[i * 4 + 1]));
         }
         return Collections.unmodifiableList(names);
     }
@@ -490,7 +547,7 @@ public final class Exchange implements Context {
     public String requestId() {
         String id = requestId;
         if (id == null) {
-            id = RequestIds.incomingOrNew(head, 0, fields, fieldCount);
+            id = RequestIds.incomingOrNew(head(), base, fields, fieldCount);
             requestId = id;
         }
         return id;
