@@ -753,7 +753,8 @@ final class Connection implements ExchangeOwner {
         }
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
-        byte[] body = ex.responseBody();
+        String text = ex.responseText(); // when set, the body as ASCII chars (then no bytes are made)
+        byte[] body = text == null ? ex.responseBody() : null;
         ByteBuffer shared = ex.responseBuffer(); // when set, the body (body itself is then empty)
         int bodyLength = 0;
         long length;
@@ -773,7 +774,7 @@ final class Connection implements ExchangeOwner {
                 stream = null;
             }
         } else {
-            bodyLength = shared != null ? shared.remaining() : body.length;
+            bodyLength = shared != null ? shared.remaining() : text != null ? text.length() : body.length;
             length = bodyLength;
         }
         int conn = closeAfter ? 1 : ex.http11() ? 0 : 2;
@@ -801,12 +802,15 @@ final class Connection implements ExchangeOwner {
                 if (shared != null) {
                     out.put(out.position(), shared, shared.position(), bodyLength);
                     out.position(out.position() + bodyLength);
+                } else if (text != null) {
+                    Ascii.put(out, text);
                 } else {
                     out.put(body);
                 }
             } else {
                 // a view of our own: the same shared buffer may be in flight on other connections
-                bodyBuf = shared != null ? shared.duplicate() : ByteBuffer.wrap(body);
+                bodyBuf = shared != null ? shared.duplicate()
+                        : ByteBuffer.wrap(text != null ? text.getBytes(StandardCharsets.US_ASCII) : body);
             }
         }
         out.flip();

@@ -76,4 +76,31 @@ public final class Ascii {
     public static String latin1(byte[] b, int from, int to) {
         return new String(b, 0, from, to - from);
     }
+
+    /** Whether every char of {@code s} is ASCII: then its UTF-8 bytes are its chars, one each. */
+    public static boolean isAscii(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Puts the ASCII string {@code s} at {@code out}'s position (room for it is the caller's check). */
+    public static void put(java.nio.ByteBuffer out, String s) {
+        int n = s.length();
+        if (out.hasArray()) {
+            byte[] a = out.array();
+            int p = out.arrayOffset() + out.position();
+            for (int i = 0; i < n; i++) {
+                a[p + i] = (byte) s.charAt(i);
+            }
+            out.position(out.position() + n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out.put((byte) s.charAt(i));
+            }
+        }
+    }
 }

@@ -61,13 +61,9 @@ public final class Exchange implements Context {
     private CompiledRoute route;
     private Handler chain;
     private Dispatch dispatchMode;
-    private Map<String, List<String>> queryMap;
-    private Map<String, String> cookieMap;
-    private Map<String, Object> attributes;
+    private Rare rare; // what few requests need, made on first use: a smaller exchange for the rest
     private JsonCodec codec;
-    private String allow;
     private int headerMark;
-    private RuntimeException bodyFailure;
     private String requestId;
 
     // response
@@ -75,6 +71,8 @@ public final class Exchange implements Context {
     private String contentType;
     private List<String> headers;
     private byte[] responseBody = NO_BODY;
+    /** An ASCII text body, encoded straight into the output (no byte[] of its own), or null. */
+    private String responseText;
     /** A body given as a buffer (shared, never written through), or null: then {@link #responseBody}. */
     private ByteBuffer responseBuffer;
     private InputStream responseStream;
@@ -107,6 +105,24 @@ public final class Exchange implements Context {
         this.http11 = http11;
         this.body = body;
         this.bodyDeferred = bodyDeferred;
+    }
+
+    /** The request state few requests use: kept out of every exchange's own fields. */
+    private static final class Rare {
+        Map<String, List<String>> queryMap;
+        Map<String, String> cookieMap;
+        Map<String, Object> attributes;
+        String allow;
+        RuntimeException bodyFailure;
+    }
+
+    private Rare rare() {
+        Rare r = rare;
+        if (r == null) {
+            r = new Rare();
+            rare = r;
+        }
+        return r;
     }
 
     // ---- engine-facing ----
@@ -172,11 +188,11 @@ public final class Exchange implements Context {
 
     /** The Allow value for a 405 or OPTIONS answer. */
     String allow() {
-        return allow;
+        return rare == null ? null : rare.allow;
     }
 
     void allow(String allow) {
-        this.allow = allow;
+        rare().allow = allow;
     }
 
     public Method methodEnum() {
@@ -254,8 +270,15 @@ public final class Exchange implements Context {
         return contentType;
     }
 
+    /** The body's bytes (empty when it is a buffer, a stream, or none). */
     public byte[] responseBody() {
-        return responseBody;
+        String t = responseText;
+        return t != null ? t.getBytes(StandardCharsets.US_ASCII) : responseBody;
+    }
+
+    /** The body when it is ASCII text given to {@link #text}: its chars are its bytes. Else null. */
+    public String responseText() {
+        return responseText;
     }
 
     /** The body given as a buffer, or null when it is {@link #responseBody()} (or a stream). */
@@ -295,6 +318,7 @@ public final class Exchange implements Context {
             headers.subList(keep, headers.size()).clear();
         }
         responseBody = NO_BODY;
+        responseText = null;
         responseBuffer = null;
         closeQuietly(responseStream);
         responseStream = null;
@@ -378,10 +402,10 @@ public final class Exchange implements Context {
 
     @Override
     public Map<String, List<String>> queryParamMap() {
-        Map<String, List<String>> m = queryMap;
+        Map<String, List<String>> m = rare == null ? null : rare.queryMap;
         if (m == null) {
             m = UriCodec.parseQuery(queryString());
-            queryMap = m;
+            rare().queryMap = m;
         }
         return m;
     }
@@ -461,7 +485,7 @@ public final class Exchange implements Context {
 
     @Override
     public Map<String, String> cookies() {
-        Map<String, String> m = cookieMap;
+        Map<String, String> m = rare == null ? null : rare.cookieMap;
         if (m == null) {
             m = new LinkedHashMap<>();
             for (String h : headers("Cookie")) {
@@ -484,7 +508,7 @@ public final class Exchange implements Context {
                 }
             }
             m = Collections.unmodifiableMap(m);
-            cookieMap = m;
+            rare().cookieMap = m;
         }
         return m;
     }
@@ -496,13 +520,13 @@ public final class Exchange implements Context {
             if (!bodyDeferred) {
                 return NO_BODY;
             }
-            if (bodyFailure != null) {
-                throw bodyFailure; // asking again gives the same answer, never a second read
+            if (rare != null && rare.bodyFailure != null) {
+                throw rare.bodyFailure; // asking again gives the same answer, never a second read
             }
             try {
                 b = owner.awaitDeferredBody(this);
             } catch (RuntimeException e) {
-                bodyFailure = e;
+                rare().bodyFailure = e;
                 throw e;
             }
             body = b;
@@ -555,15 +579,16 @@ public final class Exchange implements Context {
 
     @Override
     public Object attribute(String name) {
-        return attributes == null ? null : attributes.get(name);
+        return rare == null || rare.attributes == null ? null : rare.attributes.get(name);
     }
 
     @Override
     public Context attribute(String name, Object value) {
-        if (attributes == null) {
-            attributes = new HashMap<>();
+        Rare r = rare();
+        if (r.attributes == null) {
+            r.attributes = new HashMap<>();
         }
-        attributes.put(name, value);
+        r.attributes.put(name, value);
         return this;
     }
 
@@ -659,12 +684,18 @@ public final class Exchange implements Context {
         responseStream = null;
         contentType = type;
         responseBody = bytes;
+        responseText = null;
         responseBuffer = null;
         return this;
     }
 
     @Override
     public Context text(String text) {
+        if (text != null && Ascii.isAscii(text)) {
+            body("text/plain; charset=utf-8", NO_BODY);
+            responseText = text;
+            return this;
+        }
         return body("text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -700,6 +731,7 @@ public final class Exchange implements Context {
         }
         closeQuietly(responseStream);
         responseBody = NO_BODY;
+        responseText = null;
         responseBuffer = null;
         responseStream = in;
         if (contentType == null) {
