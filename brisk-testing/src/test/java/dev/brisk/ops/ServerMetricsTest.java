@@ -65,7 +65,7 @@ class ServerMetricsTest {
             assertThat(m.latencySumNanos()).isPositive();
             assertThat(m.bytesIn()).isGreaterThan(9_000);
             assertThat(m.bytesOut()).isPositive();
-            // every response here went out in its own write (none pipelined), except fast-static ones
+            // nothing here is pipelined or larger than one write: at most one write per response
             assertThat(m.socketWrites()).isBetween(1L, m.requests());
             assertThat(m.connectionsAccepted()).isGreaterThanOrEqualTo(3);
             assertThat(m.shed()).containsEntry("concurrency-limit", 0L);

@@ -5,6 +5,7 @@ import dev.brisk.Method;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.RouteMatch;
 import dev.brisk.internal.routing.Router;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,18 +41,28 @@ public class RouterBenchmark {
         router.add(new CompiledRoute(Method.GET, template, Router.paramNames(template), ctx -> { }, Dispatch.EVENT_LOOP, false));
     }
 
+    // as the server routes: exact paths from the request's bytes, then the parameter trie by string
+    private static final byte[] EXACT = "/api/v1/resource37".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PARAM = "/api/v1/resource37/12345/items/abc".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MISS = "/api/v2/nothing/here".getBytes(StandardCharsets.US_ASCII);
+
+    private RouteMatch route(byte[] path) {
+        RouteMatch m = router.findExact(path, 0, path.length);
+        return m != null ? m : router.findDynamic(new String(path, StandardCharsets.ISO_8859_1));
+    }
+
     @Benchmark
     public RouteMatch exactHit() {
-        return router.find("/api/v1/resource37");
+        return route(EXACT);
     }
 
     @Benchmark
     public RouteMatch paramHit() {
-        return router.find("/api/v1/resource37/12345/items/abc");
+        return route(PARAM);
     }
 
     @Benchmark
     public RouteMatch miss() {
-        return router.find("/api/v2/nothing/here");
+        return route(MISS);
     }
 }

@@ -850,16 +850,14 @@ final class Connection implements ExchangeOwner {
         // not on a blocking loop: its next handler may block, and would hold back the batched answers
         if (body == null && then == responseWritten && advancing && !closeAfter && !loop.runsHandlersInline()
                 && in != null && in.position() > reqStart
-                && (batch == null || batch.remaining() >= head.remaining())) {
+                && head.remaining() <= (batch == null ? loop.outPool.bufferSize() : batch.remaining())) {
             if (batch == null) {
                 batch = loop.outPool.acquire();
             }
-            if (batch.remaining() >= head.remaining()) {
-                batch.put(head);
-                loop.outPool.release(head);
-                then.run();
-                return;
-            }
+            batch.put(head);
+            loop.outPool.release(head);
+            then.run();
+            return;
         }
         if (batch != null) {
             ByteBuffer b = batch;

@@ -13,7 +13,8 @@ import java.util.Map;
 public final class Router {
     // exact paths map straight to a ready match: a hit allocates nothing
     private final Map<String, RouteMatch> exact = new HashMap<>();
-    private PathTable<RouteMatch> exactBytes = new PathTable<>(Map.of());
+    // built from exact on first lookup (routes are all added by then); immutable, so a racy build is safe
+    private PathTable<RouteMatch> exactBytes;
     private final Node root = new Node();
     private final List<CompiledRoute> all = new java.util.ArrayList<>();
 
@@ -38,7 +39,7 @@ public final class Router {
         }
         if (t.isExact()) {
             exact.computeIfAbsent(t.path(), k -> new RouteMatch(new RouteEntry(), RouteMatch.NONE)).entry().add(route);
-            exactBytes = new PathTable<>(exact); // rebuilt per exact route: routes are added before start only
+            exactBytes = null;
             return;
         }
         Node n = root;
@@ -86,7 +87,12 @@ public final class Router {
      * path's string; null when no exact path matches (then try {@link #findDynamic}).
      */
     public RouteMatch findExact(byte[] b, int from, int to) {
-        return exactBytes.get(b, from, to);
+        PathTable<RouteMatch> t = exactBytes;
+        if (t == null) {
+            t = new PathTable<>(exact);
+            exactBytes = t;
+        }
+        return t.get(b, from, to);
     }
 
     /** Like {@link #find} but skipping exact paths: for a method the exact entry lacks. */

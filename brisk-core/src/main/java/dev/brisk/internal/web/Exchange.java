@@ -9,11 +9,14 @@ import dev.brisk.Method;
 import dev.brisk.internal.http.Ascii;
 import dev.brisk.internal.http.HeaderRules;
 import dev.brisk.internal.routing.CompiledRoute;
+import dev.brisk.internal.routing.RouteMatch;
+import dev.brisk.internal.routing.Router;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -130,16 +133,11 @@ public final class Exchange implements Context {
     /** Copies the borrowed head and field offsets: the exchange may now outlive the buffer and the parser. */
     public void own() {
         if (borrowed) {
-            head = java.util.Arrays.copyOfRange(head, base, base + headLength);
-            fields = java.util.Arrays.copyOf(fields, fieldCount * 4);
+            head = Arrays.copyOfRange(head, base, base + headLength);
+            fields = Arrays.copyOf(fields, fieldCount * 4);
             base = 0;
             borrowed = false;
         }
-    }
-
-    /** Whether the head is still the connection's buffer (see {@link #own}). */
-    public boolean borrowed() {
-        return borrowed;
     }
 
     /** Drops a borrowed head once the response is handed over: later request reads fail instead of lying. */
@@ -215,7 +213,7 @@ public final class Exchange implements Context {
     }
 
     /** The exact-path route entry for this request's raw path, found from its bytes; null when none. */
-    dev.brisk.internal.routing.RouteMatch exactMatch(dev.brisk.internal.routing.Router router) {
+    RouteMatch exactMatch(Router router) {
         return pathEnd > pathStart ? router.findExact(head(), base + pathStart, base + pathEnd)
                 : router.findExact(ROOT, 0, 1);
     }
