@@ -7,6 +7,8 @@ import java.util.StringJoiner;
 public final class RouteEntry {
     private final CompiledRoute[] byMethod = new CompiledRoute[Method.values().length];
     private String allow;
+    // how many parameters a path matching this entry has (every route of an entry shares the template's shape)
+    int paramCount;
 
     void add(CompiledRoute route) {
         if (byMethod[route.method().ordinal()] != null) {

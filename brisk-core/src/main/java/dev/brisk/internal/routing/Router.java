@@ -1,6 +1,10 @@
 package dev.brisk.internal.routing;
 
+import dev.brisk.internal.http.Ascii;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +12,8 @@ import java.util.Map;
 /**
  * Finds the routes for a request path: a hash lookup for exact paths first, then a segment trie for
  * paths with parameters (at each level: literal child, then parameter, then wildcard, backtracking).
- * Built before start, then read-only and safe to share between threads.
+ * Both are walked over the request's raw path bytes in place: a lookup makes no string but the
+ * parameter values it returns. Built before start, then read-only and safe to share between threads.
  */
 public final class Router {
     // exact paths map straight to a ready match: a hit allocates nothing
@@ -16,18 +21,31 @@ public final class Router {
     // built from exact on first lookup (routes are all added by then); immutable, so a racy build is safe
     private PathTable<RouteMatch> exactBytes;
     private final Node root = new Node();
-    private final List<CompiledRoute> all = new java.util.ArrayList<>();
+    private final List<CompiledRoute> all = new ArrayList<>();
+    // the most parameters any parameterized template has: the size of a lookup's scratch array
+    private int maxParams;
 
     private static final class Node {
         final Map<String, Node> literals = new HashMap<>();
+        // literals keyed by segment bytes, built on first lookup; immutable, so a racy build is safe
+        PathTable<Node> literalBytes;
         Node param;
         RouteEntry entry;
         RouteEntry wildcard;
+
+        PathTable<Node> literalBytes() {
+            PathTable<Node> t = literalBytes;
+            if (t == null) {
+                t = new PathTable<>(literals);
+                literalBytes = t;
+            }
+            return t;
+        }
     }
 
     /** Every route added, in order (for per-route metrics). */
     public List<CompiledRoute> routes() {
-        return java.util.Collections.unmodifiableList(all);
+        return Collections.unmodifiableList(all);
     }
 
     /** Registers a route. Not for use after the router is shared. */
@@ -42,6 +60,7 @@ public final class Router {
             exactBytes = null;
             return;
         }
+        maxParams = Math.max(maxParams, t.paramNames().size());
         Node n = root;
         List<String> segs = t.segments();
         for (int i = 0; i < segs.size(); i++) {
@@ -49,6 +68,7 @@ public final class Router {
             if (s.equals("*")) {
                 if (n.wildcard == null) {
                     n.wildcard = new RouteEntry();
+                    n.wildcard.paramCount = t.paramNames().size();
                 }
                 n.wildcard.add(route);
                 return;
@@ -59,11 +79,13 @@ public final class Router {
                 }
                 n = n.param;
             } else {
+                n.literalBytes = null;
                 n = n.literals.computeIfAbsent(s, k -> new Node());
             }
         }
         if (n.entry == null) {
             n.entry = new RouteEntry();
+            n.entry.paramCount = t.paramNames().size();
         }
         n.entry.add(route);
     }
@@ -73,7 +95,10 @@ public final class Router {
         return PathTemplate.parse(template).paramNames();
     }
 
-    /** The entry for a raw request path (starting with {@code /}), or null when nothing matches. */
+    /**
+     * The entry for a raw request path (starting with {@code /}, as the Latin-1 string of its bytes),
+     * or null when nothing matches. For tools and tests: the server looks up the bytes in place.
+     */
     public RouteMatch find(String path) {
         RouteMatch e = exact.get(path);
         if (e != null) {
@@ -84,7 +109,7 @@ public final class Router {
 
     /**
      * The exact-path entry for the raw path {@code b[from..to)}, found from the bytes without making the
-     * path's string; null when no exact path matches (then try {@link #findDynamic}).
+     * path's string; null when no exact path matches (then try {@link #findDynamic(byte[], int, int)}).
      */
     public RouteMatch findExact(byte[] b, int from, int to) {
         PathTable<RouteMatch> t = exactBytes;
@@ -95,38 +120,60 @@ public final class Router {
         return t.get(b, from, to);
     }
 
-    /** Like {@link #find} but skipping exact paths: for a method the exact entry lacks. */
+    /** {@link #findDynamic(byte[], int, int)} for a path string; a character above U+00FF never matches. */
     public RouteMatch findDynamic(String path) {
-        ArrayList<String> params = new ArrayList<>(4);
-        RouteEntry found = walk(root, path, 1, params);
-        return found == null ? null : new RouteMatch(found, params.toArray(RouteMatch.NONE));
+        for (int i = 0; i < path.length(); i++) {
+            if (path.charAt(i) > 0xFF) {
+                return null;
+            }
+        }
+        byte[] b = path.getBytes(StandardCharsets.ISO_8859_1);
+        return findDynamic(b, 0, b.length);
     }
 
-    private static RouteEntry walk(Node n, String path, int from, ArrayList<String> params) {
-        if (from > path.length()) {
+    /**
+     * The parameterized route entry for the raw path {@code b[from..to)} (starting with {@code /}),
+     * skipping exact paths (also for a method the exact entry lacks), or null. The returned parameter
+     * values are strings of their own (still percent-encoded): {@code b} may be reused afterwards.
+     */
+    public RouteMatch findDynamic(byte[] b, int from, int to) {
+        String[] params = maxParams == 0 ? RouteMatch.NONE : new String[maxParams];
+        RouteEntry found = walk(root, b, from + 1, to, params, 0);
+        if (found == null) {
+            return null;
+        }
+        int k = found.paramCount;
+        return new RouteMatch(found, k == params.length ? params : Arrays.copyOf(params, k));
+    }
+
+    // the segment starting at from ends at the next '/' or at to; from > to: the path is used up.
+    // A failed branch may leave values in params beyond the winner's count: only its count is kept.
+    private static RouteEntry walk(Node n, byte[] b, int from, int to, String[] params, int depth) {
+        if (from > to) {
             return n.entry;
         }
-        int slash = path.indexOf('/', from);
-        int end = slash < 0 ? path.length() : slash;
+        int end = from;
+        while (end < to && b[end] != '/') {
+            end++;
+        }
         if (!n.literals.isEmpty()) {
-            Node child = n.literals.get(path.substring(from, end));
+            Node child = n.literalBytes().get(b, from, end);
             if (child != null) {
-                RouteEntry r = walk(child, path, end + 1, params);
+                RouteEntry r = walk(child, b, end + 1, to, params, depth);
                 if (r != null) {
                     return r;
                 }
             }
         }
         if (n.param != null && end > from) {
-            params.add(path.substring(from, end));
-            RouteEntry r = walk(n.param, path, end + 1, params);
+            params[depth] = Ascii.latin1(b, from, end);
+            RouteEntry r = walk(n.param, b, end + 1, to, params, depth + 1);
             if (r != null) {
                 return r;
             }
-            params.remove(params.size() - 1);
         }
         if (n.wildcard != null) {
-            params.add(path.substring(from));
+            params[depth] = Ascii.latin1(b, from, to);
             return n.wildcard;
         }
         return null;

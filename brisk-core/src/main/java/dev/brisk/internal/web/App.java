@@ -96,7 +96,7 @@ public final class App {
         } else {
             RouteMatch match = ex.exactMatch(router);
             if (match == null) {
-                match = router.findDynamic(ex.rawPath());
+                match = ex.dynamicMatch(router);
             }
             if (match == null) {
                 chain = notFound;
@@ -104,7 +104,7 @@ public final class App {
                 CompiledRoute r = match.entry().route(m);
                 if (r == null && match.rawParams().length == 0) {
                     // an exact path without this method: a parameterized route may still have it
-                    RouteMatch dynamic = router.findDynamic(ex.rawPath());
+                    RouteMatch dynamic = ex.dynamicMatch(router);
                     if (dynamic != null && dynamic.entry().route(m) != null) {
                         match = dynamic;
                         r = dynamic.entry().route(m);

@@ -218,6 +218,12 @@ public final class Exchange implements Context {
                 : router.findExact(ROOT, 0, 1);
     }
 
+    /** The parameterized route entry for this request's raw path, found from its bytes; null when none. */
+    RouteMatch dynamicMatch(Router router) {
+        return pathEnd > pathStart ? router.findDynamic(head(), base + pathStart, base + pathEnd)
+                : router.findDynamic(ROOT, 0, 1);
+    }
+
     public boolean http11() {
         return http11;
     }

@@ -150,6 +150,32 @@ class RouterTest {
     }
 
     @Test
+    void aFailedDeeperBranchLeavesNoValueBeyondTheWinnersCount() {
+        Router r = router("/a/{x}/{y}/z", "/a/*");
+        assertThat(params(r, "/a/1/2/z")).containsExactly("1", "2");
+        assertThat(templateFor(r, "/a/1/2/q")).isEqualTo("/a/*");
+        assertThat(params(r, "/a/1/2/q")).containsExactly("1/2/q");
+    }
+
+    @Test
+    void parameterizedPathsAreFoundFromTheRequestBytesInPlace() {
+        Router r = router("/users/{id}", "/users/{id}/posts/{post}", "/static/*");
+        byte[] line = "GET /users/42/posts/7?full=1 HTTP/1.1".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        RouteMatch m = r.findDynamic(line, 4, 21);
+        assertThat(m.entry().route(Method.GET).template()).isEqualTo("/users/{id}/posts/{post}");
+        assertThat(m.rawParams()).containsExactly("42", "7");
+        assertThat(r.findDynamic(line, 4, 13).rawParams()).as("a prefix of the path").containsExactly("42");
+        assertThat(r.findDynamic(line, 4, 28)).as("with the query: the last segment is '7?full=1'").isNotNull();
+        assertThat(r.findDynamic(line, 4, 28).rawParams()).containsExactly("42", "7?full=1");
+        // the values are strings of their own: the buffer is reused for the next request
+        java.util.Arrays.fill(line, (byte) 'x');
+        assertThat(m.rawParams()).containsExactly("42", "7");
+        byte[] latin1 = {'/', 's', 't', 'a', 't', 'i', 'c', '/', (byte) 0xE9};
+        assertThat(r.findDynamic(latin1, 0, latin1.length).rawParams()).containsExactly("\u00e9");
+        assertThat(r.findDynamic("/static/\u4e16")).as("never on the wire: above U+00FF").isNull();
+    }
+
+    @Test
     void noMatchIsNull() {
         assertThat(new Router().find("/")).isNull();
         assertThat(new Router().find("/anything")).isNull();
