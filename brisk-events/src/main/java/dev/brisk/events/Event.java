@@ -23,6 +23,11 @@ import java.util.UUID;
  */
 public record Event(UUID id, String baseId, String planId, String title, LocalDateTime start,
                     LocalDateTime end, double minPrice, double maxPrice) {
+    /**
+     * The longest base or plan id stored, in chars (the store's columns hold 200 characters; a longer
+     * id in the feed is a bad record, so that one such record cannot make a whole poll's write fail).
+     */
+    public static final int MAX_ID_LENGTH = 200;
 
     public Event {
         Objects.requireNonNull(id, "id");

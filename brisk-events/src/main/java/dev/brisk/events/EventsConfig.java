@@ -65,11 +65,11 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
                 positive(r, "connect-timeout", r.duration("connect-timeout", "PT5S")),
                 positive(r, "read-timeout", r.duration("read-timeout", "PT30S")),
                 positive(r, "max-backoff", r.duration("max-backoff", "PT5M")),
-                size(r.get("max-feed-size", "256MiB")),
-                ZoneId.of(r.get("time-zone", "UTC")),
-                Integer.parseInt(r.get("cache-entries", "1024")),
-                size(r.get("cache-size", "64MiB")),
-                metrics.equalsIgnoreCase("off") ? METRICS_OFF : Integer.parseInt(metrics));
+                size(r, "max-feed-size", "256MiB"),
+                r.zone("time-zone", "UTC"),
+                r.count("cache-entries", "1024"),
+                size(r, "cache-size", "64MiB"),
+                metrics.equalsIgnoreCase("off") ? METRICS_OFF : port(metrics));
     }
 
     /** The JDBC URL to use: the configured one, else SQLite under the data directory. */
@@ -103,8 +103,25 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
     }
 
     /** A size in Brisk's notation ({@code 512}, {@code 8KiB}, {@code 256MiB}), parsed by ConfigSource's rules. */
-    private static long size(String text) {
-        return ConfigSource.of(Map.of("BRISK_SIZE", text), new Properties(), new Properties()).size("size", 0);
+    private static long size(Reader r, String name, String fallback) {
+        String text = r.get(name, fallback);
+        try {
+            return ConfigSource.of(Map.of("BRISK_SIZE", text), new Properties(), new Properties()).size("size", 0);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(r.name(name) + " must be a size such as 512, 8KiB or 256MiB, got " + text);
+        }
+    }
+
+    private static int port(String text) {
+        try {
+            int port = Integer.parseInt(text);
+            if (port >= 0 && port <= 65_535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("BRISK_METRICS_PORT must be a port (0-65535) or off, got " + text);
     }
 
     private static Duration positive(Reader r, String name, Duration d) {
@@ -126,6 +143,28 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
 
         String name(String name) {
             return "EVENTS_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+        }
+
+        int count(String name, String fallback) {
+            String v = get(name, fallback);
+            try {
+                int n = Integer.parseInt(v);
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(name(name) + " must be a whole number, 0 or more, got " + v);
+        }
+
+        ZoneId zone(String name, String fallback) {
+            String v = get(name, fallback);
+            try {
+                return ZoneId.of(v);
+            } catch (java.time.DateTimeException e) {
+                throw new IllegalArgumentException(name(name) + " must be a time-zone id such as UTC or Europe/Madrid, got " + v);
+            }
         }
 
         Duration duration(String name, String fallback) {

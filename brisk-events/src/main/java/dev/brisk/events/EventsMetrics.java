@@ -72,8 +72,9 @@ public final class EventsMetrics implements PollListener {
      * The timer of (method, route, status), registered on first use and then found without building a
      * meter id: registering per request would cost an id, its tags and a registry lookup each time.
      */
-    private Timer timer(String method, String route, int status) {
+    private Timer timer(String rawMethod, String route, int status) {
         String r = route == null ? "unmatched" : route;
+        String method = methodTag(rawMethod);
         AtomicReferenceArray<Timer> byStatus = timers.computeIfAbsent(r, k -> new ConcurrentHashMap<>())
                 .computeIfAbsent(method, k -> new AtomicReferenceArray<>(600));
         int slot = status >= 100 && status < 600 ? status : 0;
@@ -88,6 +89,17 @@ public final class EventsMetrics implements PollListener {
             byStatus.set(slot, t);
         }
         return t;
+    }
+
+    /**
+     * The method as a tag: the standard ones by name, any other token (the parser accepts every token,
+     * and a client can send a new one per request) as {@code OTHER}, so the series stay bounded.
+     */
+    static String methodTag(String method) {
+        return switch (method) {
+            case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT" -> method;
+            default -> "OTHER";
+        };
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.brisk.events.store.EventStore;
 import dev.brisk.micrometer.BriskMeterBinder;
 import dev.brisk.micrometer.MetricsServer;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -112,7 +113,13 @@ public final class EventsService implements AutoCloseable {
         cfg.health(h -> h.startNotReady());
         // pure memory and bounded work: answered on the I/O thread, no hand-off
         cfg.get("/search", ctx -> {
-            SearchQuery q = queries.get(ctx.queryString(), () -> SearchQuery.parse(ctx.queryParamMap(), config.zone()));
+            if (!catalog.loaded()) {
+                // an empty answer would be wrong, not just early: the store is still being read
+                ctx.header("Retry-After", "1");
+                error(ctx, 503, "unavailable", "the stored events are still loading; retry shortly");
+                return;
+            }
+            SearchQuery q = queries.get(ctx.queryString(), () -> SearchQuery.parse(queryParams(ctx), config.zone()));
             EventIndex index = catalog.current();
             SearchBody body = cache.get(index.version(), q, () -> new SearchBody(index.searchJson(q.from(), q.to())));
             ctx.header("Vary", "Accept-Encoding").contentType(JSON);
@@ -129,6 +136,15 @@ public final class EventsService implements AutoCloseable {
             error(ctx, 500, "internal_error", "internal server error");
         });
         cfg.error(404, ctx -> error(ctx, 404, "not_found", "no such resource: " + ctx.path()));
+    }
+
+    /** The query's parameters; a malformed escape in them is a bad parameter of /search like any other. */
+    private static Map<String, List<String>> queryParams(dev.brisk.Context ctx) {
+        try {
+            return ctx.queryParamMap();
+        } catch (HttpException.BadRequest e) {
+            throw new SearchQuery.InvalidParameterException("the query string is malformed: " + e.getMessage());
+        }
     }
 
     private static void error(dev.brisk.Context ctx, int status, String code, String message) {

@@ -3,6 +3,7 @@ package dev.brisk.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.events.store.EventStore;
+import dev.brisk.testing.RawConnection;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -120,13 +121,27 @@ class SearchApiTest {
         "starts_at=2021-02-01 | starts_at '2021-02-01' is not an ISO-8601 date-time",
         "starts_at= | starts_at is empty",
         "starts_at=2021-03-01T00:00:00&ends_at=2021-02-01T00:00:00 | starts_at (2021-03-01T00:00) is after ends_at (2021-02-01T00:00)",
-        "starts_at=2021-01-01T00:00:00&starts_at=2021-01-02T00:00:00 | starts_at is given 2 times"})
+        "starts_at=2021-01-01T00:00:00&starts_at=2021-01-02T00:00:00 | starts_at is given 2 times",
+        // parsed, but outside the date-times that exist once moved to the events' zone
+        "starts_at=-999999999-01-01T00:00:00%2B01:00 | starts_at '-999999999-01-01T00:00:00+01:00' is out of the supported range",
+        "ends_at=%2B999999999-12-31T23:00:00-02:00 | ends_at '+999999999-12-31T23:00:00-02:00' is out of the supported range"})
     void badParametersAre400WithTheErrorShape(String query, String message) throws Exception {
         HttpResponse<String> r = get("/search?" + query);
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(r.body()).startsWith("{\"error\":{\"code\":\"invalid_parameter\",\"message\":\"" + message)
                 .endsWith("\"},\"data\":null}");
+    }
+
+    @Test
+    void aMalformedEscapeIsAnInvalidParameter() {
+        // sent raw: the JDK's client refuses to build such a URI
+        try (RawConnection c = RawConnection.open("127.0.0.1", service.port())) {
+            RawConnection.Response r = c.send("GET /search?starts_at=%zz HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.body()).startsWith("{\"error\":{\"code\":\"invalid_parameter\",\"message\":\"the query string is malformed")
+                    .endsWith("\"},\"data\":null}");
+        }
     }
 
     @Test
@@ -150,6 +165,12 @@ class SearchApiTest {
         get("/search?starts_at=2021-01-01T00:00:00");
         get("/search?starts_at=2021-01-01T00:00:00");
         get("/search?starts_at=bad");
+        // any token is a method to the parser: one made up per request must not grow the series
+        for (String made : List.of("BREW", "BREW2")) {
+            int status = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + "/search"))
+                    .method(made, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            assertThat(status).isEqualTo(501);
+        }
         HttpResponse<String> metrics = client.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + service.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.statusCode()).isEqualTo(200);
@@ -160,6 +181,11 @@ class SearchApiTest {
                 .contains("events_search_cache_total{result=\"hit\"}")
                 .contains("events_poll_failures_total{reason=\"io\"}")
                 .contains("brisk_route_requests_total{method=\"GET\",route=\"/search\",status_class=\"2xx\"}")
+                .containsPattern("http_server_requests_seconds_count\\{method=\"OTHER\",route=\"[^\"]+\",status=\"501\"} 2(\\.0)?\n")
+                .doesNotContain("BREW")
+                .contains("events_search_cache_total{result=\"miss\"}")
+                .contains("events_feed_records_skipped_total 0.0")
+                .contains("events_poll_last_success_age_seconds NaN") // the provider has never answered
                 .doesNotContain("route=\"/search?");
     }
 }

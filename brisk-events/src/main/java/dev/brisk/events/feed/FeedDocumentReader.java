@@ -101,9 +101,12 @@ final class FeedDocumentReader {
                 baseProblem = "its " + dialect.base + " has no " + dialect.baseId;
             } else if (title == null) {
                 baseProblem = "its " + dialect.base + " has no " + Common.TITLE;
+            } else if (baseId.length() > Event.MAX_ID_LENGTH) {
+                baseProblem = "its " + dialect.baseId + " is longer than " + Event.MAX_ID_LENGTH + " characters";
             }
         }
         boolean online = Common.ONLINE.equals(sellMode);
+        boolean baseIdTooLong = baseProblem != null && baseId != null && baseId.length() > Event.MAX_ID_LENGTH;
         while (nextChild()) {
             if (!is(dialect.record)) {
                 skipElement();
@@ -111,7 +114,8 @@ final class FeedDocumentReader {
             }
             records++;
             if (baseProblem != null) {
-                badRecord(baseId, attribute(dialect.recordId), SkipReason.MISSING_ATTRIBUTE, baseProblem);
+                badRecord(baseId, attribute(dialect.recordId), baseIdTooLong ? SkipReason.ID_TOO_LONG
+                        : SkipReason.MISSING_ATTRIBUTE, baseProblem);
                 skipElement();
             } else if (!online) {
                 notOnline++; // ignored, not validated further
@@ -133,6 +137,9 @@ final class FeedDocumentReader {
         if (recordId == null || startText == null || endText == null) {
             reason = SkipReason.MISSING_ATTRIBUTE;
             detail = "no " + (recordId == null ? dialect.recordId : startText == null ? dialect.start : dialect.end);
+        } else if (recordId.length() > Event.MAX_ID_LENGTH) {
+            reason = SkipReason.ID_TOO_LONG;
+            detail = dialect.recordId + " is longer than " + Event.MAX_ID_LENGTH + " characters";
         } else if (start == null || end == null) {
             reason = SkipReason.BAD_DATE;
             detail = start == null ? "bad " + dialect.start + " " + BadRecordLog.printable(startText)

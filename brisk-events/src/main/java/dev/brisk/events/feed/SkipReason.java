@@ -7,6 +7,8 @@ public enum SkipReason {
      * sell_mode (a bad base makes every record under it bad).
      */
     MISSING_ATTRIBUTE,
+    /** The record's id or its base's id is longer than {@link dev.brisk.events.Event#MAX_ID_LENGTH}. */
+    ID_TOO_LONG,
     /** A start or end date is not a real {@code yyyy-MM-ddTHH:mm:ss} local date-time. */
     BAD_DATE,
     /** The end is before the start. */

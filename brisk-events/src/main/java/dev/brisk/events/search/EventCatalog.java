@@ -10,15 +10,22 @@ import java.util.List;
  */
 public final class EventCatalog {
     private volatile EventIndex current = EventIndex.of(0, List.of());
+    private volatile boolean loaded;
 
     /** The snapshot to answer from; never null. */
     public EventIndex current() {
         return current;
     }
 
+    /** Whether {@link #load} has run: before, the empty snapshot says nothing about what is stored. */
+    public boolean loaded() {
+        return loaded;
+    }
+
     /** Replaces everything with the events loaded from the store. */
     public synchronized void load(Collection<Event> stored) {
         current = EventIndex.of(current.version() + 1, stored);
+        loaded = true;
     }
 
     /** Publishes a snapshot with {@code changed} added or replaced; no-op when empty. */

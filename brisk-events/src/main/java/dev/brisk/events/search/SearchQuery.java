@@ -1,6 +1,7 @@
 package dev.brisk.events.search;
 
 import dev.brisk.HttpException;
+import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -60,6 +61,9 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to) {
         } catch (DateTimeParseException e) {
             throw new InvalidParameterException(name + " '" + v
                     + "' is not an ISO-8601 date-time; expected e.g. 2021-02-01T00:00:00Z or 2021-02-01T00:00:00");
+        } catch (DateTimeException e) {
+            // parsed, but out of range once moved to the events' zone (a year near +/-999999999)
+            throw new InvalidParameterException(name + " '" + v + "' is out of the supported range of date-times");
         }
     }
 

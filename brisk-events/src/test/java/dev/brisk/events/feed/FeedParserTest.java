@@ -189,6 +189,33 @@ class FeedParserTest {
     }
 
     @Test
+    void idsLongerThanTheStoreHoldsAreBadRecords() throws Exception {
+        String longest = "p".repeat(Event.MAX_ID_LENGTH);
+        String tooLong = "q".repeat(Event.MAX_ID_LENGTH + 1);
+        for (FeedDialect d : FeedDialect.values()) {
+            String xml = document(d,
+                    base(d, "b", "online", "T", record(d, longest, "2021-01-01T10:00:00", "2021-01-01T11:00:00", "1")
+                            + record(d, tooLong, "2021-01-01T10:00:00", "2021-01-01T11:00:00", "1"))
+                            + base(d, "B".repeat(Event.MAX_ID_LENGTH + 1), "online", "T",
+                            record(d, "1", "2021-01-01T10:00:00", "2021-01-01T11:00:00", "1")
+                                    + record(d, "2", "2021-01-01T10:00:00", "2021-01-01T11:00:00", "1")));
+
+            FeedResult result = parse(xml);
+
+            assertThat(result.events()).as(d.name()).extracting(Event::planId).containsExactly(longest);
+            assertThat(result.skipReasons()).as(d.name()).isEqualTo(Map.of(SkipReason.ID_TOO_LONG, 3));
+            assertThat(result.records()).as(d.name()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void anEventsIdNeverChanges() {
+        // clients and every instance's store hold these: a change to how ids are derived breaks them all
+        assertThat(Event.idOf("291", "291")).hasToString("c7accb42-5e19-3337-8a51-354e523f5fb6");
+        assertThat(Event.idOf("322", "1642")).hasToString("b601ae03-6d84-3cc4-9689-5e9a7fb79264");
+    }
+
+    @Test
     void baseAndRecordIdsAreOnePairNotAConcatenation() throws Exception {
         FeedDialect a = FeedDialect.PLAN_LIST;
         String xml = document(a,

@@ -53,12 +53,15 @@ class FeedPollerTest {
 
     private final AtomicReference<Script> script = new AtomicReference<>(Script.OK);
     private final List<String> ifNoneMatch = new CopyOnWriteArrayList<>();
+    private final List<String> ifModifiedSince = new CopyOnWriteArrayList<>();
     private BriskTestServer provider;
     private EventStore store;
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+    enum Script { OK, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+
+    private static final String LAST_MODIFIED = "Tue, 01 Jun 2021 10:00:00 GMT";
 
     @BeforeEach
     void start() {
@@ -67,7 +70,18 @@ class FeedPollerTest {
             if (inm != null) {
                 ifNoneMatch.add(inm);
             }
+            String ims = ctx.header("If-Modified-Since");
+            if (ims != null) {
+                ifModifiedSince.add(ims);
+            }
             switch (script.get()) {
+                case LAST_MODIFIED_ONLY -> {
+                    if (LAST_MODIFIED.equals(ims)) {
+                        ctx.status(304);
+                        return;
+                    }
+                    ctx.header("Last-Modified", LAST_MODIFIED).contentType("application/xml").text(FEED);
+                }
                 case OK -> {
                     if ("\"v1\"".equals(inm)) {
                         ctx.status(304);
@@ -144,6 +158,19 @@ class FeedPollerTest {
         assertThat(ifNoneMatch).containsExactly("\"v1\"");
         assertThat(catalog.current().version()).isEqualTo(version);
         assertThat(poller.lastSuccess()).isNotNull();
+    }
+
+    @Test
+    void asksWithIfModifiedSinceWhenTheProviderSendsNoETag() {
+        script.set(Script.LAST_MODIFIED_ONLY);
+        assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UPDATED);
+        assertThat(ifModifiedSince).isEmpty();
+
+        PollOutcome second = poller.pollOnce();
+        assertThat(second.result()).isEqualTo(PollOutcome.Result.NOT_MODIFIED);
+        assertThat(ifModifiedSince).containsExactly(LAST_MODIFIED);
+        assertThat(ifNoneMatch).isEmpty();
+        assertThat(store.loadAll()).containsExactly(CAMELA);
     }
 
     @Test
