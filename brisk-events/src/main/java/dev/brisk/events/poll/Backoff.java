@@ -1,6 +1,7 @@
 package dev.brisk.events.poll;
 
 import java.time.Duration;
+import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -12,6 +13,16 @@ final class Backoff {
     private final Duration interval;
     private final Duration max;
     private final RandomGenerator random;
+
+    /**
+     * The poller's backoff, with a generator seeded anew in every process. Not ThreadLocalRandom taken
+     * on one thread and used on another: on a thread that never called {@code current()} itself it
+     * starts from the same seed in every JVM, so instances started alike would back off in lockstep.
+     * Used by one thread (the poller's loop).
+     */
+    static Backoff jittered(Duration interval, Duration max) {
+        return new Backoff(interval, max, new SplittableRandom());
+    }
 
     Backoff(Duration interval, Duration max, RandomGenerator random) {
         this.interval = interval;

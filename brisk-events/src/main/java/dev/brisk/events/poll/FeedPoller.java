@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -75,7 +74,7 @@ public final class FeedPoller implements AutoCloseable {
                 .connectTimeout(options.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .build();
-        this.backoff = new Backoff(options.interval(), options.maxBackoff(), ThreadLocalRandom.current());
+        this.backoff = Backoff.jittered(options.interval(), options.maxBackoff());
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "events-poll-watchdog");
             t.setDaemon(true);

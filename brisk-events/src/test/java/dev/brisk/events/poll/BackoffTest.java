@@ -2,7 +2,9 @@ package dev.brisk.events.poll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.events.ChildJvm;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -21,5 +23,18 @@ class BackoffTest {
         // jitter really spreads instances apart
         assertThat(new java.util.HashSet<>(java.util.stream.IntStream.range(0, 50).mapToObj(i -> b.delay(3)).toList()))
                 .hasSizeGreaterThan(10);
+    }
+
+    @Test
+    void instancesInDifferentProcessesDoNotBackOffInLockstep() throws Exception {
+        String first;
+        String second;
+        try (ChildJvm a = new ChildJvm(BackoffJitterMain.class.getName(), Map.of(), "-Xmx64m");
+             ChildJvm b = new ChildJvm(BackoffJitterMain.class.getName(), Map.of(), "-Xmx64m")) {
+            first = a.await(l -> l.startsWith("delays "), 60);
+            second = b.await(l -> l.startsWith("delays "), 60);
+        }
+        assertThat(first.split(" ")).hasSize(9);
+        assertThat(first).as("two JVMs started alike").isNotEqualTo(second);
     }
 }

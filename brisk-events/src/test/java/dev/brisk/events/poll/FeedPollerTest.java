@@ -59,7 +59,7 @@ class FeedPollerTest {
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+    enum Script { OK, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
 
     private static final String LAST_MODIFIED = "Tue, 01 Jun 2021 10:00:00 GMT";
 
@@ -89,6 +89,10 @@ class FeedPollerTest {
                     }
                     ctx.header("ETag", "\"v1\"").contentType("application/xml").text(FEED);
                 }
+                case NOW_OFFLINE -> ctx.contentType("application/xml").text(FEED
+                        .replace("base_plan_id=\"291\" sell_mode=\"online\" title=\"Camela en concierto\"",
+                                "base_plan_id=\"291\" sell_mode=\"offline\" title=\"Camela (box office only)\"")
+                        .replace("price=\"15.00\"", "price=\"1.00\""));
                 case GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").bytes(gzip(FEED));
                 case ERROR_500 -> ctx.status(500).text("provider broke");
                 case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
@@ -158,6 +162,19 @@ class FeedPollerTest {
         assertThat(ifNoneMatch).containsExactly("\"v1\"");
         assertThat(catalog.current().version()).isEqualTo(version);
         assertThat(poller.lastSuccess()).isNotNull();
+    }
+
+    @Test
+    void anEventNoLongerSoldOnlineKeepsItsLatestOnlineValues() {
+        assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UPDATED);
+        script.set(Script.NOW_OFFLINE);
+
+        PollOutcome offline = poller.pollOnce();
+
+        assertThat(offline.result()).isEqualTo(PollOutcome.Result.UNCHANGED);
+        assertThat(offline.notOnline()).isEqualTo(2);
+        assertThat(store.loadAll()).containsExactly(CAMELA);
+        assertThat(catalog.current().search(null, null)).containsExactly(CAMELA);
     }
 
     @Test
