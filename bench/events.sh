@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 require_tool wrk wrk
+require_tool h2load nghttp2-client
 
 OUT="bench/results/events-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
@@ -62,6 +63,22 @@ run_wrk() {
        END {printf "%s %s %s %.1f %s\n", n, rps, p99, req ? cpu / req / 1000 : 0, (bad || err) ? "INVALID" : "ok"}' "$OUT/$name.wrk"
 }
 
+# run_h2load NAME URL SERVER-PID: the same line as run_wrk from h2load --h1 (50 connections, one thread).
+# A second client because wrk reads in 8 KiB pieces and saturates its core on large answers first: a
+# server's req/s then depends on the tool, so the report gives the ratio by each tool and by server CPU.
+# h2load prints no percentiles: its p99 column is "-".
+run_h2load() {
+  local name="$1" url="$2" pid="$3"
+  taskset -c 1 h2load --h1 -c50 -t1 -D 3 "$url" >/dev/null # warm-up
+  local cpu0 cpu1
+  cpu0=$(proc_cpu_nanos "$pid")
+  taskset -c 1 h2load --h1 -c50 -t1 -D "$DURATION" "$url" >"$OUT/$name.h2load"
+  cpu1=$(proc_cpu_nanos "$pid")
+  awk -v n="$name" -v cpu=$((cpu1 - cpu0)) '/^finished in/ {rps=$4} /^requests:/ {done=$6; bad=$10 + $12 + $14}
+       /^status codes:/ {bad += $5 + $7 + $9}
+       END {printf "%s %s - %.1f %s\n", n, rps, done ? cpu / done / 1000 : 0, (bad || !done) ? "INVALID" : "ok"}' "$OUT/$name.h2load"
+}
+
 for ((r = 1; r <= ROUNDS; r++)); do
   echo "round $r/$ROUNDS: event service (polling every 5 s) on core 0"
   BRISK_PORT=$PORT BRISK_METRICS_PORT=off EVENTS_PROVIDER_URL="http://127.0.0.1:$SIM/feed" EVENTS_POLL_INTERVAL=PT5S \
@@ -74,6 +91,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   curl -fs -H "Accept-Encoding: gzip" "http://127.0.0.1:$PORT$WINDOW" -o "$OUT/window.json.gz"
   run_wrk "search-$r" "http://127.0.0.1:$PORT$WINDOW" "$svc" | tee -a "$OUT/results.txt"
   run_wrk "search-gzip-$r" "http://127.0.0.1:$PORT$WINDOW" "$svc" -H "Accept-Encoding: gzip" | tee -a "$OUT/results.txt"
+  run_h2load "search-h2load-$r" "http://127.0.0.1:$PORT$WINDOW" "$svc" | tee -a "$OUT/results.txt"
   kill "$svc"; wait "$svc" 2>/dev/null || true
 
   echo "round $r/$ROUNDS: example app /hello on core 0"
@@ -81,6 +99,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   ex=$!; pids+=($ex)
   wait_http "http://127.0.0.1:$PORT/hello" 60
   run_wrk "hello-$r" "http://127.0.0.1:$PORT/hello" "$ex" | tee -a "$OUT/results.txt"
+  run_h2load "hello-h2load-$r" "http://127.0.0.1:$PORT/hello" "$ex" | tee -a "$OUT/results.txt"
   kill "$ex"; wait "$ex" 2>/dev/null || true
 done
 
@@ -90,17 +109,20 @@ done
   describe_machine
   echo "Provider churn: $CHURN (30 % of the catalogue per change); the service polls every 5 s"
   echo "Catalogue: $EVENTS events x $ZONES zones ($(grep -o 'feed: [0-9.]* MB' "$OUT/simulator.log" | head -n1)); window $WINDOW ($(grep -o '"id"' "$OUT/window.json" | wc -l) events, $(wc -c <"$OUT/window.json") bytes, $(wc -c <"$OUT/window.json.gz") gzipped)"
-  echo "Server pinned to core 0, wrk -t1 -c50 -d${DURATION}s and the simulator on core 1; JVM ${JVM_FLAGS[*]}"
+  echo "Server pinned to core 0; wrk -t1 -c50 -d${DURATION}s, h2load --h1 -t1 -c50 -D $DURATION and the simulator on core 1; JVM ${JVM_FLAGS[*]}"
   echo
   echo "| run | req/s | p99 | server CPU µs/request | valid |"
   echo "|---|---|---|---|---|"
   awk '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$OUT/results.txt"
-  awk '/^search-[0-9]/ {s[++ns]=$2; sc[ns]=$4} /^search-gzip/ {g[++ng]=$2; gc[ng]=$4} /^hello/ {h[++nh]=$2; hc[nh]=$4}
+  awk '/^search-[0-9]/ {s[++ns]=$2; sc[ns]=$4} /^search-gzip/ {g[++ng]=$2; gc[ng]=$4} /^hello-[0-9]/ {h[++nh]=$2; hc[nh]=$4}
+       /^search-h2load/ {s2[++ns2]=$2} /^hello-h2load/ {h2[++nh2]=$2}
        function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
        END { ms = med(s, ns); mg = med(g, ng); mh = med(h, nh); cs = med(sc, ns); cg = med(gc, ng); ch = med(hc, nh)
-             printf "\nMedians: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh
-             printf "Server CPU per request: /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"
+             ms2 = med(s2, ns2); mh2 = med(h2, nh2)
+             printf "\nMedians, wrk: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh
+             printf "Medians, h2load: /search %.0f req/s (%.2fx /hello), /hello %.0f req/s\n", ms2, ms2 / mh2, mh2
+             printf "Server CPU per request (wrk runs): /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"
   echo
   echo "Polls during the runs (fetch + parse + store + publish, wall time):"
   grep -ho "poll stored .*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20
