@@ -9,19 +9,20 @@ public final class EventsMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        EventsConfig config;
+        EventsService service;
         try {
-            config = EventsConfig.load();
+            EventsConfig config = EventsConfig.load();
             if (config.providerUrl() == null) {
                 throw new IllegalArgumentException("EVENTS_PROVIDER_URL is not set (e.g. EVENTS_PROVIDER_URL="
                         + "http://127.0.0.1:8081/feed); ./brisk demo starts a simulated provider for you");
             }
+            // the server's own options (BRISK_PORT, ...) are read here: a bad one is reported the same way
+            service = EventsService.start(config);
         } catch (IllegalArgumentException e) {
             System.err.println("brisk events: " + e.getMessage());
             System.exit(2);
             return;
         }
-        EventsService service = EventsService.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "events-shutdown"));
         printBanner("Brisk event search", service);
         service.awaitClose();

@@ -54,4 +54,21 @@ class DemoProcessTest {
             assertThat(demo.process().waitFor(20, TimeUnit.SECONDS)).as("stopped after SIGTERM:\n%s", demo.output()).isTrue();
         }
     }
+
+    @Test
+    void aBadSettingStopsTheServiceWithItsNameAndStatus2() throws Exception {
+        for (Map.Entry<String, String> bad : Map.of("EVENTS_CACHE_ENTRIES", "lots", "BRISK_PORT", "eighty").entrySet()) {
+            try (ChildJvm events = new ChildJvm(EventsMain.class.getName(), Map.of(
+                    "EVENTS_PROVIDER_URL", "http://127.0.0.1:1/feed",
+                    "EVENTS_DATA_DIR", dir.toString(),
+                    "BRISK_METRICS_PORT", "off",
+                    bad.getKey(), bad.getValue()), "-Xmx128m")) {
+                String line = events.await(l -> l.startsWith("brisk events: "), 60);
+                assertThat(line).contains(bad.getKey()).contains(bad.getValue());
+                assertThat(events.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+                assertThat(events.process().exitValue()).as(events.output()).isEqualTo(2);
+                assertThat(events.output()).as("no stack trace").doesNotContain("\tat ");
+            }
+        }
+    }
 }
