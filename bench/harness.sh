@@ -71,7 +71,7 @@ if [ "$SMOKE" = 1 ]; then PREFIX=smoke-; fi # (an `[ ] && echo` here failed ever
 OUT="bench/results/$PREFIX$STAMP"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
-echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb" > "$CSV"
+echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req" > "$CSV"
 PORT=18080
 STATS_PORT=19080
 SERVER_PID=""
@@ -83,13 +83,15 @@ stop_server() {
 }
 trap stop_server EXIT INT TERM
 
-stats() { # prints "allocatedBytes cpuNanos"
+stats() { # prints "allocatedBytes cpuNanos kernelNanos"
   if [ "$CURRENT" = nginx ]; then # not a JVM: CPU of master and worker from /proc, no heap
     # shellcheck disable=SC2046 # one pid per word
-    echo "0 $(proc_cpu_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID"))"
+    echo "0 $(proc_cpu_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID")) $(proc_kernel_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID"))"
     return
   fi
-  exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && head -n 1 <&3; exec 3<&- 3>&- || true
+  local line=""
+  exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && line=$(head -n 1 <&3); exec 3<&- 3>&- || true
+  echo "$line $(proc_kernel_nanos "$SERVER_PID")"
 }
 
 # nginx: the limit of this machine for fixed answers (one worker, same core), not a peer
@@ -220,9 +222,9 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$server" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi
       conns=$(echo "$line" | cut -d'|' -f5)
       raw="$OUT/raw/r$round-$server-$sc.txt"
-      read -r alloc0 cpu0 < <(stats)
+      read -r alloc0 cpu0 sys0 < <(stats)
       run_scenario "$line" "$DURATION" "$raw"
-      read -r alloc1 cpu1 < <(stats)
+      read -r alloc1 cpu1 sys1 < <(stats)
       rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$SERVER_PID/status" 2>/dev/null || echo 0)
       requests=$(field requests "$raw"); requests=${requests:-0}
       dur=$(field duration_us "$raw"); dur=${dur:-1}
@@ -232,9 +234,11 @@ for round in $(seq 1 "$ROUNDS"); do
       awk -v r="$round" -v s="$server" -v sc="$sc" -v c="$conns" -v ok="$valid" -v n="$requests" -v d="$dur" \
           -v p50="$(field p50_us "$raw")" -v p99="$(field p99_us "$raw")" -v p999="$(field p999_us "$raw")" \
           -v a0="${alloc0:-0}" -v a1="${alloc1:-0}" -v c0="${cpu0:-0}" -v c1="${cpu1:-0}" -v rss="$rss_kb" \
+          -v k0="${sys0:-0}" -v k1="${sys1:-0}" \
           'BEGIN { n = n + 0; rps = n / (d / 1e6);
-                   printf "%s,%s,%s,%s,%s,%.0f,%d,%.3f,%.3f,%.3f,%.2f,%.0f,%.0f\n", r, s, sc, c, ok, rps, n,
-                     p50 / 1000, p99 / 1000, p999 / 1000, n ? (c1 - c0) / n / 1000 : 0, n ? (a1 - a0) / n : 0, rss / 1024 }' \
+                   printf "%s,%s,%s,%s,%s,%.0f,%d,%.3f,%.3f,%.3f,%.2f,%.0f,%.0f,%.2f\n", r, s, sc, c, ok, rps, n,
+                     p50 / 1000, p99 / 1000, p999 / 1000, n ? (c1 - c0) / n / 1000 : 0, n ? (a1 - a0) / n : 0, rss / 1024,
+                     n ? (k1 - k0) / n / 1000 : 0 }' \
           >> "$CSV"
       done_count=$((done_count + 1))
       printf '[%3d/%d] round %d %-22s %-12s %s\n' "$done_count" "$total" "$round" "$server" "$sc" \

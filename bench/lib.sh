@@ -37,6 +37,16 @@ proc_cpu_nanos() {
   echo $((ticks * 1000000000 / $(getconf CLK_TCK)))
 }
 
+# proc_kernel_nanos PID...: like proc_cpu_nanos, the system (kernel) part only: the share of a server's
+# CPU that no user-space change can save (socket reads and writes, epoll, loopback TCP).
+proc_kernel_nanos() {
+  local ticks=0 pid
+  for pid in "$@"; do
+    ticks=$((ticks + $(awk '{print $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo $((ticks * 1000000000 / $(getconf CLK_TCK)))
+}
+
 # wait_http URL SECONDS: until URL answers 2xx; fails (with a message) after SECONDS.
 wait_http() {
   local i

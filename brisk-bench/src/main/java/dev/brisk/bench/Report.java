@@ -25,13 +25,21 @@ public final class Report {
 
     /** One measured run. */
     record Row(int round, String server, String scenario, int connections, boolean valid, double rps,
-               long requests, double p50, double p99, double p999, double cpuUs, double bytes, double rssMb) {
+               long requests, double p50, double p99, double p999, double cpuUs, double bytes, double rssMb,
+               double kernelUs) {
         static Row parse(String line) {
             String[] f = line.split(",");
             return new Row(Integer.parseInt(f[0]), f[1], f[2], Integer.parseInt(f[3]), f[4].equals("yes"),
                     Double.parseDouble(f[5]), Long.parseLong(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
                     Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
-                    Double.parseDouble(f[12]));
+                    Double.parseDouble(f[12]),
+                    // runs written before the kernel column existed have none
+                    f.length > 13 ? Double.parseDouble(f[13]) : Double.NaN);
+        }
+
+        /** The kernel's share of this run's server CPU, in percent (NaN when not measured). */
+        double kernelPercent() {
+            return cpuUs > 0 ? 100 * kernelUs / cpuUs : Double.NaN;
         }
     }
 
@@ -85,7 +93,9 @@ public final class Report {
         md.append("# Benchmark run\n\n```\n").append(env.strip()).append("\n```\n\n");
         md.append("Requests/second are medians over rounds (min–max in brackets). *vs best peer* divides by the ")
           .append("median of the fastest server that is not Brisk in that scenario. CPU µs/req is the server ")
-          .append("process's CPU time per request (independent of the client's speed); B/req is heap allocated ")
+          .append("process's CPU time per request (independent of the client's speed), *kernel* the part of it spent ")
+          .append("in the kernel (socket reads and writes, epoll, loopback TCP: what no change in user space can save); ")
+          .append("B/req is heap allocated ")
           .append("per request by all server threads. `health` is a fast-static route for Brisk and a plain route ")
           .append("for every peer: compare it only with that in mind.\n\n");
         Map<String, Map<String, Stat>> rpsByScenario = new LinkedHashMap<>();
@@ -97,8 +107,8 @@ public final class Report {
             md.append("## ").append(sc).append(sc.equals("health") ? " (Brisk: fast-static; peers: plain route)" : "")
               .append(fixedRate ? " (fixed offered load: *vs best peer* compares p99 latency, lower is better)" : "")
               .append("\n\n");
-            md.append("| server | req/s | vs best peer | p50 ms | p99 ms | p99.9 ms | CPU µs/req | B/req | RSS MB |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|\n");
+            md.append("| server | req/s | vs best peer | p50 ms | p99 ms | p99.9 ms | CPU µs/req | kernel | B/req | RSS MB |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|\n");
             Map<String, Stat> rps = new LinkedHashMap<>();
             Map<String, List<Row>> valid = new LinkedHashMap<>();
             for (String s : servers) {
@@ -118,11 +128,13 @@ public final class Report {
             for (String s : order) {
                 List<Row> v = valid.get(s);
                 Stat r = rps.get(s);
-                md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %,.0f | %.0f |\n",
+                double kernel = Stat.of(v, Row::kernelPercent).median();
+                md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %s | %,.0f | %.0f |\n",
                         label(s), r.median(), r.min(), r.max(),
                         Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", ranked.get(s).median() / bestPeer),
                         Stat.of(v, Row::p50).median(), Stat.of(v, Row::p99).median(), Stat.of(v, Row::p999).median(),
-                        Stat.of(v, Row::cpuUs).median(), Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
+                        Stat.of(v, Row::cpuUs).median(), Double.isNaN(kernel) ? "–" : String.format(Locale.ROOT, "%.0f %%", kernel),
+                        Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
             }
             md.append('\n');
             rpsByScenario.put(sc, rps);

@@ -19,8 +19,8 @@ class ReportTest {
                 1,netty,hello,50,yes,50000,500000,0.9,2.0,3.0,15.0,100,120
                 2,netty,hello,50,yes,40000,400000,1.0,2.5,3.5,16.0,100,125
                 3,netty,hello,50,no,1000,10000,9.0,9.0,9.0,99.0,999,130
-                1,undertow,hello,50,yes,45000,450000,1.0,2.0,3.0,14.0,500,140
-                1,nginx,hello,50,yes,200000,2000000,0.1,0.3,0.5,4.0,0,10
+                1,undertow,hello,50,yes,45000,450000,1.0,2.0,3.0,14.0,500,140,11.2
+                1,nginx,hello,50,yes,200000,2000000,0.1,0.3,0.5,4.0,0,10,3.0
                 1,brisk-event-loop,hello-rate,50,yes,15000,75000,0.5,1.5,4.0,13.0,360,100
                 1,jetty,hello-rate,50,yes,15000,75000,1.4,6.0,12.0,66.0,1700,100
                 1,netty,hello-rate,50,yes,15000,75000,0.9,3.0,9.0,20.0,1500,100
@@ -35,6 +35,8 @@ class ReportTest {
         // nginx is shown as the machine's limit and never counted as the best peer
         assertThat(md).contains("| nginx *(machine limit, not a peer)* | 200,000 (200,000–200,000) | 4.44× |");
         assertThat(md).doesNotContain("99.0"); // the invalid run's figures are never used
+        // the kernel's share of the CPU where it was measured; a dash for rows written before it was
+        assertThat(md).contains("| 14.0 | 80 % | 500 |").contains("| 4.0 | 75 % | 0 |").contains("| 15.5 | – | 100 |");
         for (String chart : new String[] {"rps.svg", "cpu.svg", "bytes.svg", "p99.svg"}) {
             assertThat(Files.readString(dir.resolve(chart))).startsWith("<svg").contains("brisk-event-loop").contains("netty");
         }
