@@ -120,6 +120,7 @@ done
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
        END { ms = med(s, ns); mg = med(g, ng); mh = med(h, nh); cs = med(sc, ns); cg = med(gc, ng); ch = med(hc, nh)
              ms2 = med(s2, ns2); mh2 = med(h2, nh2)
+             if (!mh || !mh2 || !cs || !cg) { print "\nA run measured nothing (see the raw outputs): no ratios"; exit }
              printf "\nMedians, wrk: /search %.0f req/s (%.2fx /hello), /search with gzip %.0f req/s (%.2fx), /hello %.0f req/s\n", ms, ms / mh, mg, mg / mh, mh
              printf "Medians, h2load: /search %.0f req/s (%.2fx /hello), /hello %.0f req/s\n", ms2, ms2 / mh2, mh2
              printf "Server CPU per request (wrk runs): /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"

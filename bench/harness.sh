@@ -91,7 +91,7 @@ stats() { # prints "allocatedBytes cpuNanos kernelNanos"
   fi
   local line=""
   exec 3<>"/dev/tcp/127.0.0.1/$STATS_PORT" && line=$(head -n 1 <&3); exec 3<&- 3>&- || true
-  echo "$line $(proc_kernel_nanos "$SERVER_PID")"
+  echo "${line:-0 0} $(proc_kernel_nanos "$SERVER_PID")" # a failed read: zeros, never shifted columns
 }
 
 # nginx: the limit of this machine for fixed answers (one worker, same core), not a peer

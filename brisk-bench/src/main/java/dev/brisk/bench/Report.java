@@ -46,7 +46,8 @@ public final class Report {
     /** Median, min and max of one metric for one server in one scenario. */
     record Stat(double median, double min, double max) {
         static Stat of(List<Row> rows, ToDoubleFunction<Row> metric) {
-            double[] v = rows.stream().mapToDouble(metric).sorted().toArray();
+            // a metric a run could not measure (NaN) is left out, not sorted to the top of the median
+            double[] v = rows.stream().mapToDouble(metric).filter(d -> !Double.isNaN(d)).sorted().toArray();
             if (v.length == 0) {
                 return new Stat(Double.NaN, Double.NaN, Double.NaN);
             }

@@ -50,7 +50,11 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
         String provider = r.get("provider-url", null);
         URI providerUrl = null;
         if (provider != null) {
-            providerUrl = URI.create(provider);
+            try {
+                providerUrl = new URI(provider);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException(r.name("provider-url") + " is not a valid URL (" + e.getMessage() + ")");
+            }
             if (providerUrl.getScheme() == null || !providerUrl.getScheme().matches("(?i)https?")) {
                 throw new IllegalArgumentException(r.name("provider-url") + " must be an http(s) URL, got " + provider);
             }
@@ -121,7 +125,7 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("BRISK_METRICS_PORT must be a port (0-65535) or off, got " + text);
+        throw new IllegalArgumentException("BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off, got " + text);
     }
 
     private static Duration positive(Reader r, String name, Duration d) {

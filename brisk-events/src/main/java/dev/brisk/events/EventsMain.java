@@ -1,5 +1,8 @@
 package dev.brisk.events;
 
+import dev.brisk.ConfigSource;
+import dev.brisk.ServerOptions;
+
 /**
  * {@code ./brisk events}: the event search service alone, reading {@code EVENTS_PROVIDER_URL} and the
  * other settings of {@link EventsConfig}. Runs until SIGTERM / Ctrl-C, then stops gracefully.
@@ -9,20 +12,21 @@ public final class EventsMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        EventsService service;
+        EventsConfig config;
         try {
-            EventsConfig config = EventsConfig.load();
+            config = EventsConfig.load();
             if (config.providerUrl() == null) {
                 throw new IllegalArgumentException("EVENTS_PROVIDER_URL is not set (e.g. EVENTS_PROVIDER_URL="
                         + "http://127.0.0.1:8081/feed); ./brisk demo starts a simulated provider for you");
             }
-            // the server's own options (BRISK_PORT, ...) are read here: a bad one is reported the same way
-            service = EventsService.start(config);
+            // the server's own options (BRISK_PORT, ...), read as the server will: a bad one is reported the same way
+            ServerOptions.builder().from(ConfigSource.load()).build();
         } catch (IllegalArgumentException e) {
             System.err.println("brisk events: " + e.getMessage());
             System.exit(2);
             return;
         }
+        EventsService service = EventsService.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "events-shutdown"));
         printBanner("Brisk event search", service);
         service.awaitClose();

@@ -83,8 +83,9 @@ class EventsConfigTest {
         "EVENTS_CACHE_SIZE | big | EVENTS_CACHE_SIZE must be a size such as 512, 8KiB or 256MiB, got big",
         "EVENTS_MAX_FEED_SIZE | 12XB | EVENTS_MAX_FEED_SIZE must be a size",
         "EVENTS_TIME_ZONE | Mars/Olympus | EVENTS_TIME_ZONE must be a time-zone id such as UTC or Europe/Madrid, got Mars/Olympus",
-        "BRISK_METRICS_PORT | 70000 | BRISK_METRICS_PORT must be a port (0-65535) or off, got 70000",
-        "BRISK_METRICS_PORT | nine | BRISK_METRICS_PORT must be a port (0-65535) or off, got nine"})
+        "EVENTS_PROVIDER_URL | http://a b/feed | EVENTS_PROVIDER_URL is not a valid URL",
+        "BRISK_METRICS_PORT | 70000 | BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off, got 70000",
+        "BRISK_METRICS_PORT | nine | BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off, got nine"})
     void badValuesNameTheSetting(String name, String value, String message) {
         Map<String, String> env = Map.of(name, value);
         assertThatThrownBy(() -> EventsConfig.from(env, new Properties(), ConfigSource.of(env, new Properties(), new Properties())))

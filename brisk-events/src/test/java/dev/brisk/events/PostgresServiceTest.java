@@ -40,6 +40,8 @@ class PostgresServiceTest {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private String dbUrl;
     private EventsService service;
+    // a service starting on another thread: closed after the test even when an assertion stopped it early
+    private CompletableFuture<EventsService> starting;
 
     @BeforeEach
     void database() {
@@ -48,7 +50,14 @@ class PostgresServiceTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
+        if (service == null && starting != null) {
+            try {
+                service = starting.get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // it never started: nothing to close
+            }
+        }
         if (service != null) {
             service.close();
         }
@@ -100,7 +109,6 @@ class PostgresServiceTest {
         }
         EventsConfig config = TestServices.config(URI.create("http://127.0.0.1:1/feed"), dir, Duration.ofSeconds(30))
                 .withDbUrl(dbUrl);
-        CompletableFuture<EventsService> starting;
         try (Connection blocker = DriverManager.getConnection(dbUrl)) {
             // the service listens first, then reads every stored event: hold that read back
             blocker.setAutoCommit(false);
@@ -110,7 +118,7 @@ class PostgresServiceTest {
             int p = port;
             starting = CompletableFuture.supplyAsync(() -> EventsService.startWithoutPolling(config,
                     cfg -> cfg.configSource(ConfigSource.empty()).host("127.0.0.1").port(p)));
-            HttpResponse<String> ready = awaitAnswer(port, "/ready");
+            HttpResponse<String> ready = awaitAnswer(port, "/ready", starting);
             assertThat(ready.statusCode()).isEqualTo(503);
 
             HttpResponse<String> early = get(port, "/search");
@@ -128,13 +136,16 @@ class PostgresServiceTest {
         assertThat(r.body()).contains("\"id\":\"" + STORED.id() + "\"");
     }
 
-    /** The first answer on {@code port}: the service is starting on another thread. */
-    private HttpResponse<String> awaitAnswer(int port, String path) throws Exception {
+    /** The first answer on {@code port} while {@code start} runs on another thread; its failure at once. */
+    private HttpResponse<String> awaitAnswer(int port, String path, CompletableFuture<?> start) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
                 return get(port, path);
             } catch (java.net.ConnectException e) {
+                if (start.isCompletedExceptionally()) {
+                    start.join(); // throws why it could not start (say, the port was taken meanwhile)
+                }
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }

@@ -94,6 +94,7 @@ final class FeedDocumentReader {
         String sellMode = attribute(Common.SELL_MODE);
         // a bad base spoils all of its records: remember why, report it once per record
         String baseProblem = null;
+        SkipReason baseReason = SkipReason.MISSING_ATTRIBUTE;
         if (sellMode == null) {
             baseProblem = "its " + dialect.base + " has no " + Common.SELL_MODE;
         } else if (Common.ONLINE.equals(sellMode)) {
@@ -103,10 +104,10 @@ final class FeedDocumentReader {
                 baseProblem = "its " + dialect.base + " has no " + Common.TITLE;
             } else if (baseId.length() > Event.MAX_ID_LENGTH) {
                 baseProblem = "its " + dialect.baseId + " is longer than " + Event.MAX_ID_LENGTH + " characters";
+                baseReason = SkipReason.ID_TOO_LONG;
             }
         }
         boolean online = Common.ONLINE.equals(sellMode);
-        boolean baseIdTooLong = baseProblem != null && baseId != null && baseId.length() > Event.MAX_ID_LENGTH;
         while (nextChild()) {
             if (!is(dialect.record)) {
                 skipElement();
@@ -114,8 +115,7 @@ final class FeedDocumentReader {
             }
             records++;
             if (baseProblem != null) {
-                badRecord(baseId, attribute(dialect.recordId), baseIdTooLong ? SkipReason.ID_TOO_LONG
-                        : SkipReason.MISSING_ATTRIBUTE, baseProblem);
+                badRecord(baseId, attribute(dialect.recordId), baseReason, baseProblem);
                 skipElement();
             } else if (!online) {
                 notOnline++; // ignored, not validated further

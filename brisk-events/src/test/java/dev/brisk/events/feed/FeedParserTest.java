@@ -134,6 +134,7 @@ class FeedParserTest {
             blank id     | ' '           | online | T
             no title     | b             | online |
             no sell_mode | b             |        | T
+            no title and an id over 200 characters | BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB | online |
             """)
     void aBadBaseMakesAllItsRecordsBad(String name, String baseId, String sellMode, String title) throws Exception {
         for (FeedDialect dialect : FeedDialect.values()) {
