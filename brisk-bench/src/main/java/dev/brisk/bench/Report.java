@@ -30,11 +30,20 @@ public final class Report {
         static Row parse(String line) {
             String[] f = line.split(",");
             return new Row(Integer.parseInt(f[0]), f[1], f[2], Integer.parseInt(f[3]), f[4].equals("yes"),
-                    Double.parseDouble(f[5]), Long.parseLong(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
-                    Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
+                    Double.parseDouble(f[5]), Long.parseLong(f[6]), Double.parseDouble(f[7]),
+                    tail(Double.parseDouble(f[8]), Double.parseDouble(f[7])),
+                    tail(Double.parseDouble(f[9]), Double.parseDouble(f[7])), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
                     Double.parseDouble(f[12]),
                     // runs written before the kernel column existed have none
                     f.length > 13 ? Double.parseDouble(f[13]) : Double.NaN);
+        }
+
+        /**
+         * A tail percentile, or NaN when wrk could not give one: under deep pipelining at millions of
+         * requests a second its percentiles come out as 0, below the median, which no latency can be.
+         */
+        private static double tail(double percentile, double p50) {
+            return percentile < p50 ? Double.NaN : percentile;
         }
 
         /** The kernel's share of this run's server CPU, in percent (NaN when not measured). */
@@ -67,6 +76,10 @@ public final class Report {
 
     private static String label(String server) {
         return isBrisk(server) ? "**" + server + "**" : isReference(server) ? server + " *(machine limit, not a peer)*" : server;
+    }
+
+    private static String millis(double ms) {
+        return Double.isNaN(ms) ? "–" : String.format(Locale.ROOT, "%.2f", ms);
     }
 
     public static void main(String[] args) throws IOException {
@@ -130,10 +143,10 @@ public final class Report {
                 List<Row> v = valid.get(s);
                 Stat r = rps.get(s);
                 double kernel = Stat.of(v, Row::kernelPercent).median();
-                md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %.2f | %.2f | %.1f | %s | %,.0f | %.0f |\n",
+                md.append(String.format(Locale.ROOT, "| %s | %,.0f (%,.0f–%,.0f) | %s | %.2f | %s | %s | %.1f | %s | %,.0f | %.0f |\n",
                         label(s), r.median(), r.min(), r.max(),
                         Double.isNaN(bestPeer) ? "–" : String.format(Locale.ROOT, "%.2f×", ranked.get(s).median() / bestPeer),
-                        Stat.of(v, Row::p50).median(), Stat.of(v, Row::p99).median(), Stat.of(v, Row::p999).median(),
+                        Stat.of(v, Row::p50).median(), millis(Stat.of(v, Row::p99).median()), millis(Stat.of(v, Row::p999).median()),
                         Stat.of(v, Row::cpuUs).median(), Double.isNaN(kernel) ? "–" : String.format(Locale.ROOT, "%.0f %%", kernel),
                         Stat.of(v, Row::bytes).median(), Stat.of(v, Row::rssMb).max()));
             }

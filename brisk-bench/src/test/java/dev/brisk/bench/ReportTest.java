@@ -24,6 +24,7 @@ class ReportTest {
                 1,brisk-event-loop,hello-rate,50,yes,15000,75000,0.5,1.5,4.0,13.0,360,100
                 1,jetty,hello-rate,50,yes,15000,75000,1.4,6.0,12.0,66.0,1700,100
                 1,netty,hello-rate,50,yes,15000,75000,0.9,3.0,9.0,20.0,1500,100
+                1,brisk-event-loop,pipelined,50,yes,1500000,15000000,0.31,0.0,0.0,0.6,136,610,0.37
                 """);
         Files.writeString(dir.resolve("environment.txt"), "date: test\n");
         Report.main(new String[] {dir.toString()});
@@ -44,6 +45,8 @@ class ReportTest {
         String rate = md.substring(md.indexOf("## hello-rate"));
         assertThat(rate).contains("| **brisk-event-loop** | 15,000 (15,000–15,000) | 0.50× |");
         assertThat(rate.indexOf("| netty")).isLessThan(rate.indexOf("| jetty"));
+        // wrk's zero percentiles under deep pipelining (below the median) are shown as unknown, not as 0 ms
+        assertThat(md.substring(md.indexOf("## pipelined"))).contains("| 1,500,000 (1,500,000–1,500,000) | – | 0.31 | – | – | 0.6 | 62 % |");
         // the fastest server comes first in each table
         assertThat(md.indexOf("brisk-event-loop**")).isLessThan(md.indexOf("| netty"));
     }
