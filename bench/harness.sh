@@ -85,8 +85,10 @@ trap stop_server EXIT INT TERM
 
 stats() { # prints "allocatedBytes cpuNanos kernelNanos"
   if [ "$CURRENT" = nginx ]; then # not a JVM: CPU of master and worker from /proc, no heap
-    # shellcheck disable=SC2046 # one pid per word
-    echo "0 $(proc_cpu_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID")) $(proc_kernel_nanos "$SERVER_PID" $(pgrep -P "$SERVER_PID"))"
+    local pids
+    pids="$SERVER_PID $(pgrep -P "$SERVER_PID" | tr '\n' ' ')"
+    # shellcheck disable=SC2086 # one pid per word
+    echo "0 $(proc_cpu_nanos $pids) $(proc_kernel_nanos $pids)"
     return
   fi
   local line=""

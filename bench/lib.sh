@@ -27,25 +27,23 @@ pin_cores() {
   fi
 }
 
-# proc_cpu_nanos PID...: user + system CPU time of the processes so far, in nanoseconds (clock-tick
-# resolution, usually 10 ms); a process that is gone counts 0.
-proc_cpu_nanos() {
-  local ticks=0 pid
+# proc_nanos FIELDS PID...: the awk sum FIELDS of /proc/<pid>/stat (clock ticks) over the processes, in
+# nanoseconds (clock-tick resolution, usually 10 ms); a process that is gone counts 0.
+proc_nanos() {
+  local fields="$1" ticks=0 pid
+  shift
   for pid in "$@"; do
-    ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    ticks=$((ticks + $(awk "{print $fields}" "/proc/$pid/stat" 2>/dev/null || echo 0)))
   done
   echo $((ticks * 1000000000 / $(getconf CLK_TCK)))
 }
 
-# proc_kernel_nanos PID...: like proc_cpu_nanos, the system (kernel) part only: the share of a server's
-# CPU that no user-space change can save (socket reads and writes, epoll, loopback TCP).
-proc_kernel_nanos() {
-  local ticks=0 pid
-  for pid in "$@"; do
-    ticks=$((ticks + $(awk '{print $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-  done
-  echo $((ticks * 1000000000 / $(getconf CLK_TCK)))
-}
+# proc_cpu_nanos PID...: user + system CPU time of the processes so far, in nanoseconds.
+proc_cpu_nanos() { proc_nanos '$14 + $15' "$@"; }
+
+# proc_kernel_nanos PID...: the system (kernel) part only: the share of a server's CPU that no user-space
+# change can save (socket reads and writes, epoll, loopback TCP).
+proc_kernel_nanos() { proc_nanos '$15' "$@"; }
 
 # wait_http URL SECONDS: until URL answers 2xx; fails (with a message) after SECONDS.
 wait_http() {

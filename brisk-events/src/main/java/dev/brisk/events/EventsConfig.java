@@ -73,7 +73,8 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
                 r.zone("time-zone", "UTC"),
                 r.count("cache-entries", "1024"),
                 size(r, "cache-size", "64MiB"),
-                metrics.equalsIgnoreCase("off") ? METRICS_OFF : port(metrics));
+                metrics.equalsIgnoreCase("off") ? METRICS_OFF
+                        : intIn(metrics, 0, 65_535, "BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off"));
     }
 
     /** The JDBC URL to use: the configured one, else SQLite under the data directory. */
@@ -116,16 +117,17 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
         }
     }
 
-    private static int port(String text) {
+    /** {@code text} as a whole number in [min, max]; else "{@code rule}, got {@code text}". */
+    private static int intIn(String text, int min, int max, String rule) {
         try {
-            int port = Integer.parseInt(text);
-            if (port >= 0 && port <= 65_535) {
-                return port;
+            int n = Integer.parseInt(text);
+            if (n >= min && n <= max) {
+                return n;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off, got " + text);
+        throw new IllegalArgumentException(rule + ", got " + text);
     }
 
     private static Duration positive(Reader r, String name, Duration d) {
@@ -150,16 +152,7 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
         }
 
         int count(String name, String fallback) {
-            String v = get(name, fallback);
-            try {
-                int n = Integer.parseInt(v);
-                if (n >= 0) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalArgumentException(name(name) + " must be a whole number, 0 or more, got " + v);
+            return intIn(get(name, fallback), 0, Integer.MAX_VALUE, name(name) + " must be a whole number, 0 or more");
         }
 
         ZoneId zone(String name, String fallback) {

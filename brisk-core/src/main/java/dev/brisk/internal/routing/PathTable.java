@@ -21,11 +21,10 @@ final class PathTable<V> {
         values = new Object[cap];
         mask = cap - 1;
         for (Map.Entry<String, V> e : entries.entrySet()) {
-            String path = e.getKey();
-            if (path.chars().anyMatch(c -> c > 0xFF)) {
+            byte[] k = latin1(e.getKey());
+            if (k == null) {
                 continue;
             }
-            byte[] k = path.getBytes(StandardCharsets.ISO_8859_1);
             int i = hash(k, 0, k.length) & mask;
             while (keys[i] != null) {
                 i = (i + 1) & mask;
@@ -33,6 +32,16 @@ final class PathTable<V> {
             keys[i] = k;
             values[i] = e.getValue();
         }
+    }
+
+    /** The bytes a raw path made of {@code s}'s characters would have, or null when one is above U+00FF. */
+    static byte[] latin1(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0xFF) {
+                return null;
+            }
+        }
+        return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The value for the path {@code b[from..to)}, or null. */

@@ -1,7 +1,6 @@
 package dev.brisk.internal.routing;
 
 import dev.brisk.internal.http.Ascii;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -122,13 +121,8 @@ public final class Router {
 
     /** {@link #findDynamic(byte[], int, int)} for a path string; a character above U+00FF never matches. */
     public RouteMatch findDynamic(String path) {
-        for (int i = 0; i < path.length(); i++) {
-            if (path.charAt(i) > 0xFF) {
-                return null;
-            }
-        }
-        byte[] b = path.getBytes(StandardCharsets.ISO_8859_1);
-        return findDynamic(b, 0, b.length);
+        byte[] b = PathTable.latin1(path);
+        return b == null ? null : findDynamic(b, 0, b.length);
     }
 
     /**
