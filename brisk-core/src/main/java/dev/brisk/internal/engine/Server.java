@@ -2,7 +2,14 @@ package dev.brisk.internal.engine;
 
 import dev.brisk.IoMode;
 import dev.brisk.ServerOptions;
-import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.http1.Http1Shared;
+import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.Acceptor;
+import dev.brisk.internal.transport.BlockingEngine;
+import dev.brisk.internal.transport.IoLoop;
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.TransportHost;
+import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.App;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,16 +29,21 @@ import dev.brisk.internal.ops.FixedLimit;
 import dev.brisk.internal.ops.ServerStats;
 
 /**
- * The server: a listening socket, an {@link Acceptor}, and the engine behind it — N {@link IoLoop}s and
- * the executors handlers run on ({@code io=nio}), or a {@link BlockingEngine} with a thread per
- * connection ({@code io=blocking}). Start once, close once ({@link #close} is idempotent).
+ * The server: a listening socket, an {@link Acceptor}, a transport behind it — N {@link IoLoop}s
+ * ({@code io=nio}) or a {@link BlockingEngine} with a thread per connection ({@code io=blocking}) —
+ * and the protocol every connection starts with (HTTP/1.1, {@link Http1Shared}), which hands requests
+ * to the {@link App}. It is the transports' {@link TransportHost}: the connection count and its limit,
+ * the drain, the counters. Start once, close once ({@link #close} is idempotent).
  */
-public final class Server {
+public final class Server implements TransportHost {
+    private static final byte[] NO_THREAD = ("HTTP/1.1 503 Service Unavailable\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
+            + "Content-Length: 46\r\n\r\nService Unavailable: no connection thread free\n")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private final ServerOptions options;
     private final App app;
     private final ExecutorService userWorkers;
     private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicInteger lingering = new AtomicInteger();
     private final ServerStats stats = new ServerStats();
     private final AdmissionControl admission;
     // a lock, not a monitor: blocking-engine virtual threads release slots and must not pin their carrier
@@ -40,7 +52,7 @@ public final class Server {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
-    private volatile boolean draining;
+    private final Http1Shared http1;
     private ServerSocketChannel channel;
     private IoLoop[] loops = new IoLoop[0];
     private BlockingEngine blocking;
@@ -59,6 +71,7 @@ public final class Server {
         this.admission = max == 0 ? null : new AdmissionControl(
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
+        this.http1 = new Http1Shared(options, app, accessLog, admission);
     }
 
     /**
@@ -94,17 +107,34 @@ public final class Server {
         return app;
     }
 
-    RequestParser newParser() {
-        return new RequestParser(options.maxRequestLine(), options.maxHeaderSize(), options.maxHeaders(),
-                options.maxBodySize());
+    @Override
+    public Protocol open(Wire wire) {
+        return http1.open(wire);
     }
 
-    boolean draining() {
-        return draining;
+    @Override
+    public boolean draining() {
+        return http1.draining();
     }
 
-    ExecutorService streamExecutor() {
-        return virtualThreads;
+    @Override
+    public LoopCounters newLoopCounters() {
+        return stats.newLoop();
+    }
+
+    @Override
+    public LoopCounters newConnectionCounters() {
+        return stats.newConnection();
+    }
+
+    @Override
+    public void retire(LoopCounters counters) {
+        stats.retire(counters);
+    }
+
+    @Override
+    public AccessLog.Sampler accessLogSampler(boolean shared) {
+        return accessLog == null ? null : shared ? accessLog.sharedSampler() : accessLog.sampler();
     }
 
     /** Binds and starts accepting. */
@@ -132,12 +162,13 @@ public final class Server {
             workers = ownWorkers;
         }
         app.executors(virtualThreads, workers);
+        http1.streams(virtualThreads);
         if (accessLog != null) {
             accessLog.start();
         }
         Acceptor.Handoff handoff;
         if (options.io() == IoMode.BLOCKING) {
-            blocking = new BlockingEngine(this);
+            blocking = new BlockingEngine(this, options, NO_THREAD);
             handoff = blocking;
         } else {
             loops = new IoLoop[options.ioThreads()];
@@ -181,8 +212,8 @@ public final class Server {
         return connections.get();
     }
 
-    /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
-    boolean awaitConnectionSlot() {
+    @Override
+    public boolean awaitConnectionSlot() {
         if (connections.get() < options.maxConnections()) {
             return true;
         }
@@ -201,21 +232,14 @@ public final class Server {
     }
 
     /** Counts an accepted connection. Only the acceptor thread calls this, so the limit holds exactly. */
-    void connectionAccepted() {
+    @Override
+    public void connectionAccepted() {
         connections.incrementAndGet();
         stats.connectionsAccepted.increment();
     }
 
-    /** A connection has sent its last byte and only drains what the client still sends. */
-    void lingerStarted() {
-        lingering.incrementAndGet();
-    }
-
-    void lingerEnded() {
-        lingering.decrementAndGet();
-    }
-
-    void connectionClosed() {
+    @Override
+    public void connectionClosed() {
         int before = connections.getAndDecrement();
         if (before >= options.maxConnections()) {
             slotLock.lock();
@@ -248,7 +272,7 @@ public final class Server {
     }
 
     private void awaitConnections(long deadline, boolean ignoreLingering) {
-        while (connections.get() - (ignoreLingering ? lingering.get() : 0) > 0 && System.nanoTime() - deadline < 0) {
+        while (connections.get() - (ignoreLingering ? http1.lingering() : 0) > 0 && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -282,7 +306,7 @@ public final class Server {
         // readiness first, so a probe sees DOWN even on a keep-alive connection the drain below keeps open
         app.readiness().shutdownStarted();
         pause(options.shutdownDelay());
-        draining = true;
+        http1.startDraining();
         acceptor.close();
         for (IoLoop l : loops) {
             l.drain();

@@ -15,6 +15,12 @@ public final class ResponseEncoder {
     public static final long CHUNKED = -1;
     /** No framing header: no body (1xx, 204, 304) or a body delimited by closing (HTTP/1.0 stream). */
     public static final long NO_LENGTH = -2;
+    /** {@code connection}: keep-alive, HTTP/1.1 (no header). */
+    public static final int KEEP_ALIVE = 0;
+    /** {@code connection}: {@code Connection: close}. */
+    public static final int CONNECTION_CLOSE = 1;
+    /** {@code connection}: keep-alive for HTTP/1.0 ({@code Connection: keep-alive}). */
+    public static final int KEEP_ALIVE_1_0 = 2;
 
     private static final byte[] CONTENT_TYPE = ascii("Content-Type: ");
     private static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
@@ -37,7 +43,7 @@ public final class ResponseEncoder {
      * Encodes the head into {@code out}.
      *
      * @param length the Content-Length, {@link #CHUNKED} or {@link #NO_LENGTH}
-     * @param connection 0 keep-alive (HTTP/1.1), 1 close, 2 keep-alive for HTTP/1.0
+     * @param connection {@link #KEEP_ALIVE}, {@link #CONNECTION_CLOSE} or {@link #KEEP_ALIVE_1_0}
      * @param headers name, value, name, value...
      * @return false when {@code out} is too small; its position is then undefined
      */
@@ -58,9 +64,9 @@ public final class ResponseEncoder {
             } else if (length == CHUNKED) {
                 out.put(TE_CHUNKED);
             }
-            if (connection == 1) {
+            if (connection == CONNECTION_CLOSE) {
                 out.put(CONN_CLOSE);
-            } else if (connection == 2) {
+            } else if (connection == KEEP_ALIVE_1_0) {
                 out.put(CONN_KEEP_ALIVE);
             }
             for (int i = 0, n = headers.size(); i < n; i += 2) {

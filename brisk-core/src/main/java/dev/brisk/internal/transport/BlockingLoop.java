@@ -1,5 +1,7 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.transport;
 
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -10,79 +12,93 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One connection on its own thread, blocking: the thread reads a request, runs its handler inline,
- * writes the response, and reads again. The protocol is the same {@link Connection} the selector loops
- * drive; this class only decides when to read, when to wait for a task (a queued request's grant, a
- * streamed body's next piece), and bounds every read by the connection's current deadline, so a
- * timeout needs no timer thread of its own.
+ * One connection on its own thread, blocking: the plain {@link Wire} of the blocking transport and the
+ * loop that drives its {@link Protocol}. The thread reads, lets the protocol run (a handler runs right
+ * here: {@link #blocking}), writes, and reads again. This class only decides when to read and when to
+ * wait for a task (a queued request's turn, a streamed body's next piece), and bounds every read and
+ * wait by the protocol's deadline, so a timeout needs no timer thread of its own.
+ *
+ * <pre>
+ *   read interest on, not awaiting a task ──▶ block in read until the deadline ──▶ onReadable / onTimer
+ *   otherwise ──────────────────────────────▶ wait for a task (at most 250 ms, or to the deadline)
+ *                                              └─ none came: deadline passed → onTimer;
+ *                                                 read interest on → a 1 ms read looks for a peer that left
+ * </pre>
  *
  * <p>Threads: {@link #run} on the connection's thread; {@link #execute}, {@link #drain},
  * {@link #checkWrite} and {@link #forceClose} from any thread.
  */
-final class BlockingLoop extends ConnectionLoop implements Runnable {
+final class BlockingLoop implements Wire, Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final long MILLI = 1_000_000L;
     /** Enough for a typical request head (a browser's is 0.5–1.5 KiB, a load tool's under 100 B). */
     private static final int FIRST_READ = 1024;
-    /** How often a connection busy with a long response checks whether its client is still there. */
+    /** How often a connection busy elsewhere checks whether its peer is still there. */
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
 
     private final BlockingEngine engine;
     private final SocketChannel ch;
-    private final Connection conn;
+    private final LoopCounters counters;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final InputStream input;
+    private Protocol protocol;
     private volatile Thread thread;
-    /** Blocked reading between requests: shutting the input down then ends the connection cleanly. */
+    private boolean readInterest = true;
+    private long deadline;
+    private boolean hasDeadline;
+    private boolean closed;
+    /** Blocked reading between messages: shutting the input down then ends the connection cleanly. */
     private volatile boolean idleRead;
     /** When the write in progress last made progress (0: not writing); the engine's watchdog reads it. */
     private volatile long writingSince;
     private volatile boolean writeTimedOut;
+    private volatile String remote;
     private int soTimeout = -1;
-    /** Where an idle connection's next request starts arriving (see {@link #readFirstBytes}). */
+    /** Where an idle connection's next message starts arriving (see {@link #readFirstBytes}). */
     private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
     private boolean probing;
 
     BlockingLoop(BlockingEngine engine, SocketChannel ch) throws IOException {
-        super(engine.server, engine.inPool, engine.outPool, engine.server.stats().newConnection(),
-                engine.accessLogSampler);
         this.engine = engine;
         this.ch = ch;
+        this.counters = engine.host.newConnectionCounters();
         this.input = ch.socket().getInputStream();
-        this.conn = new Connection(this, ch, null);
     }
 
     @Override
     public void run() {
         thread = Thread.currentThread();
         try {
+            protocol = engine.host.open(this);
             serveUntil(null);
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.ERROR, "connection failed", t);
         } finally {
-            if (!conn.isClosed()) {
-                conn.close();
+            if (protocol != null && !protocol.isClosed()) {
+                protocol.close();
             }
+            close(); // a protocol that failed to open, or one handed over that never closed the wire
         }
     }
 
     /** Serves the connection until it closes, or until {@code f} (if any) completes. */
     private void serveUntil(CompletableFuture<?> f) throws InterruptedException {
-        while (!conn.isClosed() && (f == null || !f.isDone())) {
+        while (!closed && (f == null || !f.isDone())) {
             runTasks();
-            if (conn.isClosed() || (f != null && f.isDone())) {
+            if (closed || (f != null && f.isDone())) {
                 return;
             }
+            Protocol p = protocol;
             long now = System.nanoTime();
-            if (conn.wantsInput()) {
-                if (conn.deadline() - now <= 0) {
-                    conn.checkTimeout(now);
+            if (readInterest && !p.awaitsTask()) {
+                if (hasDeadline && deadline - now <= 0) {
+                    p.onTimer(now);
                     continue;
                 }
-                if (conn.idle()) {
-                    if (server.draining()) {
-                        conn.drain();
+                if (p.idle()) {
+                    if (engine.host.draining()) {
+                        p.drain();
                         continue;
                     }
                     idleRead = true;
@@ -92,26 +108,26 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
                     }
                 }
                 try {
-                    if (idleRead && !conn.holdsInput()) {
-                        readFirstBytes();
+                    if (idleRead && !p.holdsInput()) {
+                        readFirstBytes(p);
                     } else {
-                        conn.onReadable();
+                        p.onReadable();
                     }
                 } finally {
                     idleRead = false;
                 }
             } else {
-                long wait = conn.queued() ? Math.max(MILLI, conn.deadline() - now) : PROBE_EVERY_NANOS;
+                long wait = hasDeadline ? Math.max(MILLI, Math.min(PROBE_EVERY_NANOS, deadline - now)) : PROBE_EVERY_NANOS;
                 Runnable t = tasks.poll(wait, TimeUnit.NANOSECONDS);
                 if (t != null) {
                     t.run();
-                } else if (conn.queued()) {
-                    conn.checkTimeout(System.nanoTime());
-                } else if (conn.readsWhileHandling()) {
-                    // a long response (a stream): look briefly for a client that left, as a selector would see
+                } else if (hasDeadline && System.nanoTime() - deadline >= 0) {
+                    p.onTimer(System.nanoTime());
+                } else if (readInterest) {
+                    // busy elsewhere (a stream): look briefly for a peer that left, as a selector would see
                     probing = true;
                     try {
-                        conn.onReadable();
+                        p.onReadable();
                     } finally {
                         probing = false;
                     }
@@ -121,19 +137,19 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     }
 
     /**
-     * Waits for a request's first bytes in this loop's small array rather than a pooled buffer, which
+     * Waits for a message's first bytes in this loop's small array rather than a pooled buffer, which
      * a connection would otherwise hold for as long as it stays idle; a small request arrives whole.
      */
-    private void readFirstBytes() {
+    private void readFirstBytes(Protocol p) {
         int n;
         try {
-            n = read(conn, first, 0, first.length);
+            n = read(first, 0, first.length);
         } catch (IOException e) {
-            conn.close();
+            p.close();
             return;
         }
         if (n != 0) {
-            conn.onFirstBytes(first, n);
+            p.onBytes(first, n);
         }
     }
 
@@ -149,47 +165,69 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     }
 
     @Override
-    long clock() {
+    public long clock() {
         return System.nanoTime(); // one connection: a read per request is no burden, and never stale
     }
 
     @Override
-    boolean inLoop() {
+    public boolean inLoop() {
         return Thread.currentThread() == thread;
     }
 
     @Override
-    void execute(Runnable task) {
+    public void execute(Runnable task) {
         tasks.add(task);
     }
 
     @Override
-    boolean runsHandlersInline() {
+    public boolean blocking() {
         return true;
     }
 
     @Override
-    void runUntil(CompletableFuture<?> f) {
+    public void runUntil(CompletableFuture<?> f) {
         try {
             serveUntil(f);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            conn.close(); // completes f exceptionally
+            protocol.close(); // completes f exceptionally
         }
     }
 
-    /** Blocks until bytes arrive, the stream ends, or the connection's deadline passes (then 0). */
     @Override
-    int read(SocketChannel ch, Connection c, ByteBuffer dst) throws IOException {
-        int n = read(c, dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+    public void readInterest(boolean on) {
+        readInterest = on;
+    }
+
+    @Override
+    public void writeInterest(boolean on) {
+        // writes here always finish before write() returns
+    }
+
+    @Override
+    public void deadline(long at) {
+        deadline = at;
+        hasDeadline = true;
+    }
+
+    @Override
+    public void noDeadline() {
+        hasDeadline = false;
+    }
+
+    /** Blocks until bytes arrive, the stream ends, or the deadline passes (then 0). */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        int n = read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
         if (n > 0) {
             dst.position(dst.position() + n);
         }
         return n;
     }
 
-    private int read(Connection c, byte[] a, int off, int len) throws IOException {
-        long waitMs = probing ? 1 : (c.deadline() - System.nanoTime() + MILLI - 1) / MILLI;
+    private int read(byte[] a, int off, int len) throws IOException {
+        long waitMs = probing ? 1
+                : hasDeadline ? (deadline - System.nanoTime() + MILLI - 1) / MILLI : PROBE_EVERY_NANOS / MILLI;
         int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, waitMs));
         if (ms != soTimeout) {
             ch.socket().setSoTimeout(ms);
@@ -204,7 +242,7 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
 
     /** Writes everything (a blocking channel may write only part per call); the watchdog bounds stalls. */
     @Override
-    long write(SocketChannel ch, ByteBuffer[] srcs, int n) throws IOException {
+    public long write(ByteBuffer[] srcs, int n) throws IOException {
         long total = 0;
         try {
             do {
@@ -223,9 +261,54 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
     }
 
     @Override
-    void closed(Connection c) {
-        server.stats().retire(counters);
+    public void shutdownOutput() throws IOException {
+        ch.shutdownOutput();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeChannel();
+        engine.host.retire(counters);
         engine.closed(this);
+    }
+
+    @Override
+    public String remoteAddress() {
+        String r = remote;
+        if (r == null) {
+            r = Peers.describe(ch);
+            remote = r;
+        }
+        return r;
+    }
+
+    @Override
+    public void protocol(Protocol next) {
+        protocol = next;
+    }
+
+    @Override
+    public BufferPool inPool() {
+        return engine.inPool;
+    }
+
+    @Override
+    public BufferPool outPool() {
+        return engine.outPool;
+    }
+
+    @Override
+    public LoopCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public AccessLog.Sampler accessLogSampler() {
+        return engine.accessLogSampler;
     }
 
     /** Closes the channel when a write has made no progress for {@code timeoutNanos}. Watchdog thread. */
@@ -237,11 +320,11 @@ final class BlockingLoop extends ConnectionLoop implements Runnable {
         }
     }
 
-    /** Graceful shutdown: ends the connection now if it waits between requests, else after its response. */
+    /** Graceful shutdown: ends the connection now if it waits between messages, else after its work. */
     void drain() {
         execute(() -> {
-            if (!conn.isClosed()) {
-                conn.drain();
+            if (!protocol.isClosed()) {
+                protocol.drain();
             }
         });
         if (idleRead) {

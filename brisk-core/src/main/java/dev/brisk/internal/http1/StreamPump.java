@@ -1,7 +1,10 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.http1;
 
+import dev.brisk.internal.http.ResponseEncoder;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Copies a response body stream to its connection, one chunk in flight at a time, so a slow client
@@ -10,13 +13,13 @@ import java.io.InputStream;
 final class StreamPump implements Runnable {
     private static final int CHUNK = 16 * 1024;
 
-    private final Connection connection;
+    private final Http1Connection connection;
     private final InputStream in;
     private final boolean chunked;
     private volatile Thread runner;
     private volatile boolean cancelled;
 
-    StreamPump(Connection connection, InputStream in, boolean chunked) {
+    StreamPump(Http1Connection connection, InputStream in, boolean chunked) {
         this.connection = connection;
         this.in = in;
         this.chunked = chunked;
@@ -29,6 +32,17 @@ final class StreamPump implements Runnable {
         if (t != null) {
             t.interrupt(); // the pump closes the stream itself, once
         }
+    }
+
+    /** One piece of the body: a copy, framed as a chunk when {@code chunked}. */
+    static ByteBuffer frame(byte[] data, int n, boolean chunked) {
+        if (!chunked) {
+            return ByteBuffer.wrap(Arrays.copyOf(data, n));
+        }
+        byte[] size = ResponseEncoder.chunkHeader(n);
+        ByteBuffer b = ByteBuffer.allocate(size.length + n + 2);
+        b.put(size).put(data, 0, n).put((byte) '\r').put((byte) '\n').flip();
+        return b;
     }
 
     @Override
@@ -44,7 +58,7 @@ final class StreamPump implements Runnable {
             while ((n = s.read(buf)) >= 0) {
                 if (n > 0) {
                     // the loop completes each write, or fails it when the write times out or the connection closes
-                    connection.await(connection.writeChunk(Connection.frame(buf, n, chunked)));
+                    connection.await(connection.writeChunk(frame(buf, n, chunked)));
                 }
             }
             ok = true;

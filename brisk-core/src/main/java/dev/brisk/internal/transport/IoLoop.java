@@ -1,7 +1,8 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.transport;
 
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -11,20 +12,29 @@ import java.util.HashSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
- * One selector, one thread, and the connections registered on it. Only this loop's thread touches
- * its connections' I/O state; other threads hand it work with {@link #execute}, which queues the task
- * and wakes the selector at most once per loop turn. Timeouts are checked by a scan every 100 ms.
+ * One selector, one thread, and the connections ({@link NioWire}s) registered on it. Only this loop's
+ * thread touches its connections' I/O state; other threads hand it work with {@link #execute}, which
+ * queues the task and wakes the selector at most once per loop turn. Deadlines are checked by a scan
+ * of every connection every 100 ms. Knows nothing of HTTP: each connection's {@link Protocol} does.
  */
-final class IoLoop extends ConnectionLoop implements Runnable {
+public final class IoLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final long SCAN_NANOS = 100_000_000L;
 
+    final TransportHost host;
+    final BufferPool inPool = new BufferPool(8 * 1024, 1024);
+    final BufferPool outPool = new BufferPool(16 * 1024, 1024);
+    /** Counters written by this loop's thread only. */
+    final LoopCounters counters;
+    /** Which responses this loop logs; null when the access log is off. */
+    final AccessLog.Sampler accessLogSampler;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
-    private final HashSet<Connection> connections = new HashSet<>();
+    private final HashSet<NioWire> connections = new HashSet<>();
     private final AtomicInteger load = new AtomicInteger();
     private final Thread thread;
     private volatile boolean running = true;
@@ -34,57 +44,35 @@ final class IoLoop extends ConnectionLoop implements Runnable {
     /** Whether {@link #turnStart} was read this turn (by its first ready key). */
     private boolean timed;
     // one instance: a method reference per select call would allocate on every loop turn
-    private final java.util.function.Consumer<SelectionKey> onKey = this::onKey;
+    private final Consumer<SelectionKey> onKey = this::onKey;
 
-    IoLoop(Server server, int index) throws IOException {
-        super(server, new BufferPool(8 * 1024, 1024), new BufferPool(16 * 1024, 1024), server.stats().newLoop(),
-                server.accessLog() == null ? null : server.accessLog().sampler());
+    public IoLoop(TransportHost host, int index) throws IOException {
+        this.host = host;
+        this.counters = host.newLoopCounters();
+        this.accessLogSampler = host.accessLogSampler(false);
         this.selector = Selector.open();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
-    @Override
     boolean inLoop() {
         return Thread.currentThread() == thread;
     }
 
-    @Override
+    /** When this turn began: one clock read per turn serves every deadline set in it. */
     long clock() {
         return turnStart;
     }
 
-    @Override
-    boolean runsHandlersInline() {
-        return false;
-    }
-
-    @Override
-    int read(SocketChannel ch, Connection c, ByteBuffer dst) throws IOException {
-        return ch.read(dst);
-    }
-
-    @Override
-    long write(SocketChannel ch, ByteBuffer[] srcs, int n) throws IOException {
-        return n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
-    }
-
-    @Override
-    void runUntil(java.util.concurrent.CompletableFuture<?> f) {
-        // handlers never run inline here long enough to wait: deferred bodies go to virtual threads
-        throw new IllegalStateException("an I/O loop cannot wait for its own connection");
-    }
-
     /** Connections on this loop, counted from the moment one is handed over. */
-    int load() {
+    public int load() {
         return load.get();
     }
 
-    /** Runs {@code task} on this loop's thread, soon. */
-    @Override
+    /** Runs {@code task} on this loop's thread, soon. Any thread. */
     void execute(Runnable task) {
         tasks.add(task);
         if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
@@ -93,12 +81,12 @@ final class IoLoop extends ConnectionLoop implements Runnable {
     }
 
     /** Whether this loop still serves (false once stopped or failed). */
-    boolean isRunning() {
+    public boolean isRunning() {
         return running;
     }
 
-    /** Takes ownership of an accepted channel. Called by the acceptor. */
-    void register(SocketChannel ch) {
+    /** Takes ownership of an accepted non-blocking channel. Called by the acceptor. */
+    public void register(SocketChannel ch) {
         load.incrementAndGet();
         if (!running) {
             closeChannel(ch);
@@ -111,9 +99,10 @@ final class IoLoop extends ConnectionLoop implements Runnable {
             }
             try {
                 SelectionKey key = ch.register(selector, SelectionKey.OP_READ);
-                Connection c = new Connection(this, ch, key);
-                key.attach(c);
-                connections.add(c);
+                NioWire w = new NioWire(this, ch, key);
+                key.attach(w);
+                connections.add(w);
+                w.protocol(host.open(w));
             } catch (ClosedChannelException e) {
                 closeChannel(ch);
             }
@@ -127,28 +116,27 @@ final class IoLoop extends ConnectionLoop implements Runnable {
             // already gone
         }
         load.decrementAndGet();
-        server.connectionClosed();
+        host.connectionClosed();
     }
 
     /** Called by a connection as it closes, on this loop's thread. */
-    @Override
-    void closed(Connection c) {
-        if (connections.remove(c)) {
+    void closed(NioWire w) {
+        if (connections.remove(w)) {
             load.decrementAndGet();
-            server.connectionClosed();
+            host.connectionClosed();
         }
     }
 
-    /** Graceful shutdown: closes idle connections now, the others after their current response. */
-    void drain() {
+    /** Graceful shutdown: closes idle connections now, the others after their current work. */
+    public void drain() {
         execute(() -> {
-            for (Connection c : new ArrayList<>(connections)) {
-                c.drain();
+            for (NioWire w : new ArrayList<>(connections)) {
+                w.protocol.drain();
             }
         });
     }
 
-    void stop() {
+    public void stop() {
         running = false;
         selector.wakeup();
         if (Thread.currentThread() != thread) {
@@ -178,8 +166,8 @@ final class IoLoop extends ConnectionLoop implements Runnable {
                 long now = turnStart;
                 if (now - nextScan >= 0) {
                     nextScan = now + SCAN_NANOS;
-                    for (Connection c : connections.toArray(new Connection[0])) {
-                        c.checkTimeout(now);
+                    for (NioWire w : connections.toArray(new NioWire[0])) {
+                        w.protocol.onTimer(now);
                     }
                 }
             }
@@ -188,8 +176,8 @@ final class IoLoop extends ConnectionLoop implements Runnable {
         } finally {
             running = false; // the acceptor stops handing this loop connections
             runTasks();
-            for (Connection c : connections.toArray(new Connection[0])) {
-                c.close();
+            for (NioWire w : connections.toArray(new NioWire[0])) {
+                w.protocol.close();
             }
             try {
                 selector.close();
@@ -215,21 +203,22 @@ final class IoLoop extends ConnectionLoop implements Runnable {
             timed = true;
             turnStart = System.nanoTime(); // after the wait: one clock read per turn
         }
-        Connection c = (Connection) key.attachment();
-        if (c == null || !key.isValid()) {
+        NioWire w = (NioWire) key.attachment();
+        if (w == null || !key.isValid()) {
             return;
         }
+        Protocol p = w.protocol;
         try {
             int ready = key.readyOps();
             if ((ready & SelectionKey.OP_WRITE) != 0) {
-                c.onWritable();
+                p.onWritable();
             }
             if ((ready & SelectionKey.OP_READ) != 0 && key.isValid()) {
-                c.onReadable();
+                w.protocol.onReadable(); // the write may have handed the wire to another protocol
             }
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.ERROR, "connection failed", t);
-            c.close();
+            w.protocol.close();
         }
     }
 }

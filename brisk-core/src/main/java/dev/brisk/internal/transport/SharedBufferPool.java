@@ -1,4 +1,4 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.transport;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,7 +18,7 @@ final class SharedBufferPool extends BufferPool {
     }
 
     @Override
-    ByteBuffer acquire() {
+    public ByteBuffer acquire() {
         ByteBuffer b = free.poll();
         if (b == null) {
             return ByteBuffer.allocate(bufferSize);
@@ -28,7 +28,7 @@ final class SharedBufferPool extends BufferPool {
     }
 
     @Override
-    void release(ByteBuffer b) {
+    public void release(ByteBuffer b) {
         if (b != null && b.capacity() == bufferSize && freeCount.get() < maxFree) {
             freeCount.incrementAndGet();
             free.add(b);

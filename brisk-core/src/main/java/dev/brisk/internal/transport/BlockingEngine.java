@@ -1,5 +1,6 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.transport;
 
+import dev.brisk.ServerOptions;
 import dev.brisk.ThreadMode;
 import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
@@ -7,7 +8,6 @@ import dev.brisk.internal.ops.ServerStats;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -24,14 +24,13 @@ import java.util.concurrent.TimeUnit;
  * closed. One watchdog thread enforces {@code write-timeout} on every connection, since a blocking
  * write has no timeout of its own.
  */
-final class BlockingEngine implements Acceptor.Handoff {
+public final class BlockingEngine implements Acceptor.Handoff {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
-    private static final byte[] NO_THREAD = ("HTTP/1.1 503 Service Unavailable\r\n"
-            + "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
-            + "Content-Length: 46\r\n\r\nService Unavailable: no connection thread free\n")
-            .getBytes(StandardCharsets.US_ASCII);
 
-    final Server server;
+    final TransportHost host;
+    private final ServerOptions options;
+    /** The whole answer to a connection no thread came free for (the protocol's "busy", e.g. a 503). */
+    private final byte[] refusal;
     final BufferPool inPool = new SharedBufferPool(8 * 1024, 1024);
     final BufferPool outPool = new SharedBufferPool(16 * 1024, 1024);
     /** One sampler for all connections: one per connection would log every connection's first response. */
@@ -46,12 +45,18 @@ final class BlockingEngine implements Acceptor.Handoff {
     private final Thread watchdog;
     private volatile boolean running = true;
 
-    BlockingEngine(Server server) {
-        this.server = server;
-        this.acceptorCounters = server.stats().newLoop();
-        this.accessLogSampler = server.accessLog() == null ? null : server.accessLog().sharedSampler();
-        if (server.options().threads() == ThreadMode.PLATFORM) {
-            int n = server.options().platformThreads();
+    /**
+     * @param refusal what a connection gets when no thread comes free in time, written whole before
+     *                it is closed
+     */
+    public BlockingEngine(TransportHost host, ServerOptions options, byte[] refusal) {
+        this.host = host;
+        this.options = options;
+        this.refusal = refusal.clone();
+        this.acceptorCounters = host.newLoopCounters();
+        this.accessLogSampler = host.accessLogSampler(true);
+        if (options.threads() == ThreadMode.PLATFORM) {
+            int n = options.platformThreads();
             platform = new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                     Thread.ofPlatform().name("brisk-conn-", 0).daemon(true).factory());
             platform.allowCoreThreadTimeOut(true);
@@ -105,7 +110,7 @@ final class BlockingEngine implements Acceptor.Handoff {
             return false;
         }
         try {
-            boolean got = platformFree.tryAcquire(server.options().connectionWaitTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            boolean got = platformFree.tryAcquire(options.connectionWaitTimeout().toNanos(), TimeUnit.NANOSECONDS);
             saturated = !got;
             return got;
         } catch (InterruptedException e) {
@@ -120,7 +125,7 @@ final class BlockingEngine implements Acceptor.Handoff {
         acceptorCounters.status(503);
         Thread.ofVirtual().start(() -> {
             try (ch) {
-                ch.write(ByteBuffer.wrap(NO_THREAD));
+                ch.write(ByteBuffer.wrap(refusal));
                 ch.shutdownOutput();
                 ch.socket().setSoTimeout(1_000);
                 byte[] sink = new byte[4096];
@@ -131,7 +136,7 @@ final class BlockingEngine implements Acceptor.Handoff {
             } catch (IOException ignored) {
                 // the client left: nothing to answer
             } finally {
-                server.connectionClosed();
+                host.connectionClosed();
             }
         });
     }
@@ -142,12 +147,12 @@ final class BlockingEngine implements Acceptor.Handoff {
             if (platformFree != null) {
                 platformFree.release(); // the acceptor's next tryAcquire succeeds and ends saturation
             }
-            server.connectionClosed();
+            host.connectionClosed();
         }
     }
 
     /** Graceful shutdown: idle connections end now, busy ones after their current response. */
-    void drain() {
+    public void drain() {
         for (BlockingLoop l : live) {
             l.drain();
         }
@@ -157,7 +162,7 @@ final class BlockingEngine implements Acceptor.Handoff {
      * The end: closes what is left and waits (a second at most) for those threads to finish; a
      * connection whose handler ignores the interrupt is counted closed anyway, as its socket is.
      */
-    void stop() {
+    public void stop() {
         running = false;
         watchdog.interrupt();
         for (BlockingLoop l : live) {
@@ -181,7 +186,7 @@ final class BlockingEngine implements Acceptor.Handoff {
     }
 
     private void watch() {
-        long timeout = server.options().writeTimeout().toNanos();
+        long timeout = options.writeTimeout().toNanos();
         while (running) {
             try {
                 Thread.sleep(100);

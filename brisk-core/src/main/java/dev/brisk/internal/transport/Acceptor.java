@@ -1,4 +1,4 @@
-package dev.brisk.internal.engine;
+package dev.brisk.internal.transport;
 
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -12,29 +12,29 @@ import java.nio.channels.SocketChannel;
  * connection limit it stops calling {@code accept}, so the kernel backlog absorbs (and then refuses)
  * new connections instead of the server accepting and closing them; it resumes below the limit.
  */
-final class Acceptor implements Runnable {
+public final class Acceptor implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
 
-    private final Server server;
+    private final TransportHost server;
     private final ServerSocketChannel channel;
     private final Handoff handoff;
     private final Thread thread;
     private volatile boolean running = true;
 
     /** Where an accepted connection goes. */
-    interface Handoff {
+    public interface Handoff {
         /** Takes ownership of {@code ch}; on an exception the acceptor closes it. Acceptor thread. */
         void take(SocketChannel ch) throws IOException;
     }
 
-    Acceptor(Server server, ServerSocketChannel channel, Handoff handoff) {
+    public Acceptor(TransportHost server, ServerSocketChannel channel, Handoff handoff) {
         this.server = server;
         this.channel = channel;
         this.handoff = handoff;
         this.thread = new Thread(this, "brisk-acceptor");
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
@@ -76,7 +76,7 @@ final class Acceptor implements Runnable {
     }
 
     /** Stops accepting and closes the listening socket. */
-    void close() {
+    public void close() {
         running = false;
         try {
             channel.close();

@@ -1,0 +1,97 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.internal.ops.AdmissionControl;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One connection's side of the in-flight limit: takes a slot for a request before its body is read or
+ * any handler code runs, waits in the admission queue when there is none, and gives the slot back
+ * exactly once — by completion, failure or close, whichever comes first (hence the atomic flag: a
+ * handler's thread completes while the loop may close).
+ *
+ * <p>Loop thread, except {@link #release} (any thread).
+ */
+final class AdmissionGate {
+    private final AdmissionControl admission;
+    private final AtomicBoolean holdsSlot = new AtomicBoolean();
+    private long admittedAt;
+    /** Whether the current request reached its handler (then completion gives the slot back). */
+    private boolean dispatched;
+    private AdmissionControl.Ticket ticket;
+
+    AdmissionGate(AdmissionControl admission) {
+        this.admission = admission;
+    }
+
+    /** A new request's head is whole: nothing is dispatched yet. */
+    void newRequest() {
+        dispatched = false;
+    }
+
+    /** The request is handed to its handler (or its body reading begins toward it). */
+    void dispatched() {
+        dispatched = true;
+    }
+
+    /** A slot now, if one is free. */
+    boolean tryAcquire() {
+        if (admission.tryAcquire()) {
+            taken();
+            return true;
+        }
+        return false;
+    }
+
+    /** Waits in the queue; {@code onGrant} runs (on any thread) when a slot is passed on. False when the queue is full. */
+    boolean enqueue(Runnable onGrant) {
+        AdmissionControl.Ticket t = new AdmissionControl.Ticket(onGrant);
+        if (admission.enqueue(t)) {
+            ticket = t;
+            return true;
+        }
+        return false;
+    }
+
+    /** The queue passed a slot to this connection. Loop thread. */
+    void granted() {
+        ticket = null;
+        taken();
+    }
+
+    /** Leaves the queue on timeout; false when a grant won the race (then it arrives as usual). */
+    boolean abandon() {
+        if (ticket != null && ticket.abandon(admission)) {
+            ticket = null;
+            return true;
+        }
+        return false;
+    }
+
+    private void taken() {
+        admittedAt = System.nanoTime();
+        holdsSlot.set(true);
+    }
+
+    /** Gives the slot back (once), with the request's latency for an adaptive limit. Any thread. */
+    void release() {
+        if (holdsSlot.compareAndSet(true, false)) {
+            admission.release(System.nanoTime() - admittedAt, false);
+        }
+    }
+
+    /** Gives the slot back unless the request reached its handler (which gives it back itself). */
+    void releaseUndispatched() {
+        if (!dispatched) {
+            release();
+        }
+    }
+
+    /** The connection closes: leaves the queue and returns a slot no handler will return. */
+    void close(boolean queued) {
+        if (queued && ticket != null) {
+            ticket.abandon(admission); // if a grant won the race, granted() finds the connection closed
+            ticket = null;
+        }
+        releaseUndispatched();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.ClientDisconnectedException;
+import dev.brisk.HttpException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A request body sent with {@code Expect: 100-continue}: its handler runs first, and only if it asks
+ * for the body does the connection answer {@code 100 Continue} and read it, completing the handler's
+ * wait. A handler that answers without asking leaves the body unread, and the connection closes after
+ * the answer so the body is never read as a request.
+ *
+ * <pre>
+ *   none ──head with Expect──▶ pending ──body()──▶ continuing ("100 Continue" being written)
+ *                               │                    └──written──▶ reading ──▶ delivered / failed
+ *                               └──answered without asking──▶ unread (close after the answer)
+ * </pre>
+ *
+ * <p>Loop thread only; the handler waits on the future it hands in.
+ */
+final class DeferredBody {
+    static final ByteBuffer CONTINUE_BYTES = ByteBuffer.wrap(
+            "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
+    /** The current request's body waits for its handler to ask. */
+    private boolean pending;
+    /** "100 Continue" is being written: a response now means the handler gave up on the body. */
+    private boolean continuing;
+    private CompletableFuture<byte[]> waiter;
+
+    /** A new request: deferred or not. */
+    void reset(boolean deferred) {
+        pending = deferred;
+        continuing = false;
+    }
+
+    boolean pending() {
+        return pending;
+    }
+
+    boolean continuing() {
+        return continuing;
+    }
+
+    /** The handler asked: {@code f} completes with the body; "100 Continue" goes out next. */
+    void requested(CompletableFuture<byte[]> f) {
+        waiter = f;
+        continuing = true;
+    }
+
+    /** "100 Continue" is written: the body is read now. */
+    void continued() {
+        continuing = false;
+    }
+
+    /** A fresh view of the "100 Continue" answer (the bytes are shared). */
+    static ByteBuffer continueAnswer() {
+        return CONTINUE_BYTES.duplicate();
+    }
+
+    void delivered(byte[] body) {
+        CompletableFuture<byte[]> f = waiter;
+        waiter = null;
+        if (f != null) {
+            f.complete(body);
+        }
+    }
+
+    /** Reading failed: the handler's wait fails with {@code status}; a later ask must not read again. */
+    void failed(int status, String message) {
+        pending = false;
+        CompletableFuture<byte[]> f = waiter;
+        waiter = null;
+        if (f != null) {
+            f.completeExceptionally(new HttpException(status, message));
+        }
+    }
+
+    /** The connection closed: a waiting handler learns the client is gone. */
+    void closed() {
+        CompletableFuture<byte[]> f = waiter;
+        waiter = null;
+        if (f != null) {
+            f.completeExceptionally(new ClientDisconnectedException(
+                    "client closed the connection before the request body arrived"));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.ServerOptions;
+import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.AdmissionControl;
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.ProtocolFactory;
+import dev.brisk.internal.transport.Wire;
+import dev.brisk.internal.web.App;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every HTTP/1.1 connection of one server shares: the options, the app, the admission control and
+ * access log (each null when off), where response streams are pumped, and the server-wide state a
+ * connection reports to (draining, lingering). Also the factory of new connections.
+ *
+ * <p>Threads: immutable apart from the volatile state and the counter; any thread.
+ */
+public final class Http1Shared implements ProtocolFactory {
+    final ServerOptions options;
+    final App app;
+    final AccessLog accessLog;
+    final AdmissionControl admission;
+    private final AtomicInteger lingering = new AtomicInteger();
+    private volatile boolean draining;
+    private volatile Executor streams;
+
+    public Http1Shared(ServerOptions options, App app, AccessLog accessLog, AdmissionControl admission) {
+        this.options = options;
+        this.app = app;
+        this.accessLog = accessLog;
+        this.admission = admission;
+    }
+
+    @Override
+    public Protocol open(Wire wire) {
+        return new Http1Connection(wire, this);
+    }
+
+    RequestParser newParser() {
+        return new RequestParser(options.maxRequestLine(), options.maxHeaderSize(), options.maxHeaders(),
+                options.maxBodySize());
+    }
+
+    /** Where response body streams are copied to their connections (they may block); set at start. */
+    public void streams(Executor executor) {
+        streams = executor;
+    }
+
+    Executor streams() {
+        return streams;
+    }
+
+    /** Graceful shutdown has begun: every response from now on is its connection's last. */
+    public void startDraining() {
+        draining = true;
+    }
+
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Connections that have sent everything and only drop what their client still sends. */
+    public int lingering() {
+        return lingering.get();
+    }
+
+    void lingerStarted() {
+        lingering.incrementAndGet();
+    }
+
+    void lingerEnded() {
+        lingering.decrementAndGet();
+    }
+}

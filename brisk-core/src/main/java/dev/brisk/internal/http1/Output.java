@@ -1,0 +1,166 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.Wire;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A connection's outgoing bytes, in order: the write in progress (a pooled head buffer and an optional
+ * body, gathered in one write), what waits behind it, and the {@link PipelineBatch}. While a write is
+ * in progress nothing else goes out, so a client that does not read makes the server hold one
+ * response at most (plus one batch).
+ *
+ * <p>Loop thread only. Owns the head buffers it is given (they go back to the pool once written); a
+ * body buffer is only read.
+ */
+final class Output {
+    private final Wire wire;
+    private final Http1Connection conn;
+    private final BufferPool pool;
+    private final PipelineBatch batch;
+    private final long writeNanos;
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+    /** The continuation of a whole response: only those may join the batch. */
+    private final Runnable responseWritten;
+    /** The continuation of a batch written alone. */
+    private final Runnable batchWritten;
+    private ByteBuffer head;
+    private ByteBuffer body;
+    private Runnable then;
+    private long deadline;
+    private boolean closed;
+
+    Output(Wire wire, Http1Connection conn, long writeNanos, Runnable responseWritten, Runnable batchWritten) {
+        this.wire = wire;
+        this.conn = conn;
+        this.pool = wire.outPool();
+        this.batch = new PipelineBatch(pool);
+        this.writeNanos = writeNanos;
+        this.responseWritten = responseWritten;
+        this.batchWritten = batchWritten;
+    }
+
+    /** A write is in progress (the socket did not take it all yet). */
+    boolean writing() {
+        return head != null;
+    }
+
+    boolean batchHolds() {
+        return batch.holds();
+    }
+
+    /**
+     * Writes {@code head} (and {@code body}) after anything written or batched before, then runs
+     * {@code then}. A whole response that is ready while the next request is already buffered may
+     * instead join the batch: then {@code then} runs at once.
+     */
+    void send(ByteBuffer head, ByteBuffer body, Runnable then) {
+        if (this.head != null) {
+            // a write is in progress (the socket was full): this one follows it
+            Runnable before = this.then;
+            this.then = () -> {
+                before.run();
+                if (!closed) {
+                    send(head, body, then);
+                }
+            };
+            return;
+        }
+        if (body == null && then == responseWritten && conn.mayBatch() && batch.fits(head)) {
+            batch.add(head);
+            pool.release(head);
+            then.run();
+            return;
+        }
+        if (batch.holds()) {
+            ByteBuffer b = batch.take();
+            if (body == null && b.remaining() >= head.remaining()) {
+                // earlier responses first, in the same write
+                b.put(head);
+                pool.release(head);
+                write(b.flip(), null, then);
+            } else {
+                send(b.flip(), null, batchWritten);
+                send(head, body, then); // follows the batch (chained above if the socket is full)
+            }
+            return;
+        }
+        write(head, body, then);
+    }
+
+    /** Writes what the batch holds, if anything: the buffered requests ran out or wait for a handler. */
+    void flushBatch() {
+        if (batch.holds()) {
+            send(batch.take().flip(), null, batchWritten);
+        }
+    }
+
+    /** Replaces what runs once the write in progress is done (a handler gave up on its "100 Continue"). */
+    void whenWritten(Runnable next) {
+        then = next;
+    }
+
+    private void write(ByteBuffer head, ByteBuffer body, Runnable then) {
+        this.head = head;
+        this.body = body;
+        this.then = then;
+        deadline = wire.clock() + writeNanos;
+        flush();
+    }
+
+    void onWritable() {
+        if (head != null) {
+            flush();
+        } else {
+            wire.writeInterest(false);
+        }
+    }
+
+    private void flush() {
+        long n;
+        try {
+            gather[0] = head;
+            gather[1] = body;
+            n = wire.write(gather, body == null ? 1 : 2);
+        } catch (IOException e) {
+            conn.close();
+            return;
+        }
+        if (n > 0) {
+            wire.counters().bytesOut(n);
+        }
+        if (head.hasRemaining() || (body != null && body.hasRemaining())) {
+            if (n > 0) {
+                deadline = wire.clock() + writeNanos; // a write may take long while it makes progress
+            }
+            wire.writeInterest(true);
+            return;
+        }
+        wire.writeInterest(false);
+        pool.release(head);
+        head = null;
+        body = null;
+        gather[0] = null;
+        gather[1] = null;
+        Runnable t = then;
+        then = null;
+        t.run();
+    }
+
+    /** Whether the write in progress has made no progress for the write timeout. */
+    boolean stalled(long now) {
+        return head != null && now - deadline > 0;
+    }
+
+    /** The connection closed: buffers go back, nothing more is written. */
+    void close() {
+        closed = true;
+        if (head != null) {
+            pool.release(head);
+            head = null;
+            body = null;
+        }
+        batch.discard();
+    }
+}

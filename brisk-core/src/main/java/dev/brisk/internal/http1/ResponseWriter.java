@@ -1,0 +1,129 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.Method;
+import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.http.ResponseEncoder;
+import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.web.Exchange;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Frames an exchange's response for HTTP/1.1: the head (status line, framing, connection header) into
+ * a pooled buffer, a small body copied right behind it (one buffer, one write), a large one as a view
+ * of its own, a stream as chunks (or, for HTTP/1.0, until the connection closes). HEAD requests and
+ * bodyless statuses get no body. The result is held in this object's fields until the next
+ * {@link #frame}: one writer per connection, no allocation per response.
+ *
+ * <p>Loop thread only.
+ */
+final class ResponseWriter {
+    private final BufferPool pool;
+    /** The framed head (read mode, pooled), with a small body behind it. */
+    ByteBuffer head;
+    /** A body too large for the head's buffer (a view: shared buffers may be in flight elsewhere), or null. */
+    ByteBuffer body;
+    /** A body to stream after the head, or null. */
+    InputStream stream;
+    /** Whether {@link #stream} is sent as chunks (else it ends with the connection). */
+    boolean chunked;
+    /** Whether the connection closes after this response. */
+    boolean closeAfter;
+    int status;
+    /** Body bytes sent, -1 when streamed. */
+    long bodyBytes;
+
+    ResponseWriter(BufferPool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Frames {@code ex}'s response; false when its headers do not fit even a 1 MiB buffer (then its
+     * stream, if any, is closed and nothing is held).
+     */
+    boolean frame(Exchange ex, boolean closeAfter) {
+        this.closeAfter = closeAfter;
+        int status = ex.status();
+        boolean headRequest = ex.methodEnum() == Method.HEAD;
+        InputStream stream = ex.responseStream();
+        String text = ex.responseText(); // when set, the body as ASCII chars (then no bytes are made)
+        byte[] bytes = text == null ? ex.responseBody() : null;
+        ByteBuffer shared = ex.responseBuffer(); // when set, the body (the bytes are then empty)
+        int bodyLength = 0;
+        long length;
+        if (ResponseEncoder.bodyless(status)) {
+            Exchange.closeQuietly(stream);
+            stream = null;
+            length = ResponseEncoder.NO_LENGTH;
+        } else if (stream != null) {
+            if (!ex.http11()) {
+                this.closeAfter = true; // HTTP/1.0 has no chunks: the end of the connection ends the body
+                length = ResponseEncoder.NO_LENGTH;
+            } else {
+                length = ResponseEncoder.CHUNKED;
+            }
+            if (headRequest) {
+                Exchange.closeQuietly(stream);
+                stream = null;
+            }
+        } else {
+            bodyLength = shared != null ? shared.remaining() : text != null ? text.length() : bytes.length;
+            length = bodyLength;
+        }
+        int connection = this.closeAfter ? ResponseEncoder.CONNECTION_CLOSE
+                : ex.http11() ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
+        ByteBuffer out = encodeHead(ex, status, length, connection);
+        if (out == null) {
+            Exchange.closeQuietly(stream);
+            return false;
+        }
+        ByteBuffer bodyBuf = null;
+        if (!headRequest && bodyLength > 0) {
+            if (bodyLength <= out.remaining()) {
+                // an absolute copy leaves a shared buffer's position alone
+                if (shared != null) {
+                    out.put(out.position(), shared, shared.position(), bodyLength);
+                    out.position(out.position() + bodyLength);
+                } else if (text != null) {
+                    Ascii.put(out, text);
+                } else {
+                    out.put(bytes);
+                }
+            } else {
+                bodyBuf = shared != null ? shared.duplicate()
+                        : ByteBuffer.wrap(text != null ? text.getBytes(StandardCharsets.US_ASCII) : bytes);
+            }
+        }
+        this.head = out.flip();
+        this.body = bodyBuf;
+        this.stream = stream;
+        this.chunked = length == ResponseEncoder.CHUNKED;
+        this.status = status;
+        this.bodyBytes = stream != null ? -1 : headRequest ? 0 : bodyLength;
+        return true;
+    }
+
+    /** The head in a pooled buffer, else in a larger one of its own (up to 1 MiB); null when too large. */
+    private ByteBuffer encodeHead(Exchange ex, int status, long length, int connection) {
+        ByteBuffer out = pool.acquire();
+        if (ResponseEncoder.encodeHead(out, status, ex.responseContentType(), ex.responseHeaders(), length, connection)) {
+            return out;
+        }
+        pool.release(out);
+        for (int size = 64 * 1024; size <= 1 << 20; size *= 4) {
+            ByteBuffer big = ByteBuffer.allocate(size);
+            if (ResponseEncoder.encodeHead(big, status, ex.responseContentType(), ex.responseHeaders(), length, connection)) {
+                return big;
+            }
+        }
+        return null;
+    }
+
+    /** Forgets the framed response once it is handed on (the buffers are the output's now). */
+    void clear() {
+        head = null;
+        body = null;
+        stream = null;
+    }
+}

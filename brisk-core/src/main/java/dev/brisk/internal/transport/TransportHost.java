@@ -1,0 +1,37 @@
+package dev.brisk.internal.transport;
+
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+
+/**
+ * What the transports need from the server that owns them: the protocol a connection starts with,
+ * the connection count and its limit, whether a graceful shutdown is under way, and the counters.
+ * Nothing here is about HTTP.
+ */
+public interface TransportHost {
+    /** The protocol a new connection starts with. On that connection's loop thread. */
+    Protocol open(Wire wire);
+
+    /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
+    boolean awaitConnectionSlot();
+
+    /** Counts an accepted connection. Acceptor thread only. */
+    void connectionAccepted();
+
+    /** A connection (accepted, counted) is gone. Any thread. */
+    void connectionClosed();
+
+    /** Whether a graceful shutdown has begun: idle connections close instead of waiting. */
+    boolean draining();
+
+    /** Counters for one loop thread. */
+    LoopCounters newLoopCounters();
+
+    /** Counters for one blocking connection, folded into the totals by {@link #retire} when it closes. */
+    LoopCounters newConnectionCounters();
+
+    void retire(LoopCounters counters);
+
+    /** The access log's sampler for one loop thread ({@code shared}: for any thread); null when off. */
+    AccessLog.Sampler accessLogSampler(boolean shared);
+}

@@ -1,0 +1,95 @@
+package dev.brisk.internal.transport;
+
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One connection's byte stream as its {@link Protocol} sees it: the seam between the transport, which
+ * moves bytes, and the protocol, which gives them meaning. A protocol knows nothing else of the
+ * transport under it: a selector loop ({@code IoLoop}), a thread blocking on one socket
+ * ({@code BlockingLoop}), or a test's in-memory wire all look alike from here. The plain wire is the
+ * transport's connection itself; a TLS wire will wrap one (it is the {@link Protocol} of the plain
+ * wire under it, and the {@code Wire} of the protocol above it), and no protocol changes for it.
+ *
+ * <p>Threads: every method on the wire's loop thread ({@link #inLoop}), except {@link #execute} and
+ * {@link #inLoop}, which any thread may call.
+ *
+ * <p>Deadlines: the protocol keeps its own and tells the wire the next one; the transport calls
+ * {@link Protocol#onTimer} no later than shortly after it (a selector loop scans every connection
+ * every 100 ms whatever the deadline; a blocking loop bounds its reads and waits by it).
+ */
+public interface Wire {
+    /** Reads what is available into {@code dst}: bytes read, 0 when none (yet), -1 at end of stream. */
+    int read(ByteBuffer dst) throws IOException;
+
+    /** Writes from {@code srcs[0..count)}: bytes written, possibly fewer than offered. */
+    long write(ByteBuffer[] srcs, int count) throws IOException;
+
+    /** Whether the protocol wants {@link Protocol#onReadable} when bytes arrive. */
+    void readInterest(boolean on);
+
+    /** Whether the protocol wants {@link Protocol#onWritable} when the socket can take more. */
+    void writeInterest(boolean on);
+
+    /** The protocol's next deadline, on {@link #clock}'s scale. */
+    void deadline(long at);
+
+    /** No deadline until the next {@link #deadline}: the protocol waits on something of its own. */
+    void noDeadline();
+
+    /** Half-closes: no more bytes go out; reading goes on. */
+    void shutdownOutput() throws IOException;
+
+    /** Closes the socket and tells the transport the connection is gone. Idempotent. */
+    void close();
+
+    /**
+     * A {@link System#nanoTime()} reading for deadlines: may be as old as the loop's current turn, so a
+     * deadline set from it falls due at most one turn early. Never for latencies.
+     */
+    long clock();
+
+    /** Runs {@code task} on this wire's loop thread, soon. Any thread. */
+    void execute(Runnable task);
+
+    /** Whether the caller is this wire's loop thread. Any thread. */
+    boolean inLoop();
+
+    /**
+     * Whether the loop thread may block: then a handler runs right on it, whatever its route's
+     * dispatch says, and {@link #write} writes everything before it returns.
+     */
+    boolean blocking();
+
+    /**
+     * Keeps the loop thread serving this wire until {@code f} completes: for a handler running on the
+     * loop thread ({@link #blocking}) that waits for bytes only this thread can read.
+     *
+     * @throws IllegalStateException on a loop that never runs handlers
+     */
+    void runUntil(CompletableFuture<?> f);
+
+    /** The peer as {@code host:port}, or {@code unknown}. */
+    String remoteAddress();
+
+    /**
+     * Hands this wire to another protocol (an upgrade): every event from now on goes to {@code next}.
+     * The old protocol must not touch the wire afterwards.
+     */
+    void protocol(Protocol next);
+
+    /** Buffers for bytes read, owned by the loop thread. */
+    BufferPool inPool();
+
+    /** Buffers for bytes written, owned by the loop thread. */
+    BufferPool outPool();
+
+    /** The loop's counters (written by the loop thread only). */
+    LoopCounters counters();
+
+    /** Which responses the access log keeps; null when it is off. */
+    AccessLog.Sampler accessLogSampler();
+}
