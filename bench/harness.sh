@@ -15,14 +15,18 @@ SERVERS=""
 SCENARIOS=""
 ROUNDS=""
 DURATION=""
+BASELINE_REV=""
+BASELINE_DIR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
-    --smoke) SMOKE=1 ;; # for ./brisk test: two servers, one short scenario, checks the pipeline, not timed
+    --smoke) SMOKE=1 ;; # for ./brisk test: two servers and the baseline path, one short scenario, not timed
     --servers) SERVERS="$2"; shift ;;
     --scenarios) SCENARIOS="$2"; shift ;;
     --rounds) ROUNDS="$2"; shift ;;
     --duration) DURATION="$2"; shift ;;
+    --baseline) BASELINE_REV="$2"; shift ;;     # servers named baseline/<name> run from REV's build
+    --baseline-dir) BASELINE_DIR="$2"; shift ;; # ... or from a tree whose brisk-bench is already built
     *) echo "bench: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -43,9 +47,22 @@ pipelined|/hello|GET|0|50|16|0
 hello-c1000|/hello|GET|0|1000|1|0
 hello-rate|/hello|GET|0|50|1|0|$RATE"
 
+if [ -n "$BASELINE_REV" ] && [ -n "$BASELINE_DIR" ]; then
+  echo "bench: --baseline and --baseline-dir exclude each other" >&2; exit 2
+fi
+if [ "$SMOKE" = 1 ]; then
+  # the baseline path without a second build (CI time): the current build stands in for the other commit
+  if [ -z "$BASELINE_REV$BASELINE_DIR" ]; then BASELINE_DIR="$ROOT"; fi
+  : "${SERVERS:=brisk-event-loop,jdk-httpserver,baseline/brisk-event-loop}"
+elif [ -n "$BASELINE_REV$BASELINE_DIR" ]; then
+  # two commits of the engine (issue 13): the scenarios where its CPU and allocation per request show
+  : "${SERVERS:=brisk-event-loop,baseline/brisk-event-loop}" "${SCENARIOS:=hello,users,echo,pipelined,churn}"
+  if [ "$QUICK" = 0 ]; then : "${ROUNDS:=3}" "${DURATION:=8}"; fi
+fi
+
 if [ "$SMOKE" = 1 ]; then
   : "${ROUNDS:=1}" "${DURATION:=1}"; WARMUP=1
-  : "${SCENARIOS:=hello}" "${SERVERS:=brisk-event-loop,jdk-httpserver}"
+  : "${SCENARIOS:=hello}"
 elif [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
   : "${SCENARIOS:=hello,json,users,echo,health,hello-rate}"
@@ -58,6 +75,60 @@ if [ -z "$SERVERS" ]; then
   SERVERS="$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list),nginx"
 fi
 JVM_FLAGS=("${BENCH_JVM_FLAGS[@]}")
+
+# A file name for a server: baseline/<name> would be a directory under raw/ (Report.fileName does the same).
+file_name() { echo "${1//\//_}"; }
+
+# build_baseline REV: brisk-bench (and what it needs) built at REV in .brisk/baseline-<sha>, outside this
+# tree's modules; package, never install, so the local repository keeps this tree's snapshot. A build
+# that finished is reused: the directory gets its final name only then.
+build_baseline() {
+  local sha dir tmp log
+  sha=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "bench: --baseline $1 is not a commit" >&2; exit 2; }
+  dir="$ROOT/.brisk/baseline-$sha"
+  BASELINE_DESC="$1 = $(git log -1 --format='%h %s' "$sha" | cut -c1-100)"
+  if [ -f "$dir/brisk-bench/target/brisk-bench.jar" ]; then
+    echo "bench: baseline $BASELINE_DESC: reusing the build in .brisk/baseline-$sha"
+    BASELINE_DIR="$dir"; return 0
+  fi
+  tmp="$dir.tmp.$$"
+  log="$ROOT/.brisk/baseline-$sha.log"
+  echo "bench: baseline $BASELINE_DESC: building brisk-bench at $sha (log: .brisk/baseline-$sha.log)"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  git archive "$sha" | tar -x -C "$tmp"
+  [ -f "$tmp/brisk-bench/pom.xml" ] || { rm -rf "$tmp"; echo "bench: $1 has no brisk-bench module" >&2; exit 2; }
+  # JAVA_HOME for the wrapper: ./brisk exports it; a direct call of this script may set only JAVA
+  if ! (cd "$tmp" && JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$JAVA")")}" \
+        ./mvnw -B -q -DskipTests -Djacoco.skip=true -pl brisk-bench -am package) > "$log" 2>&1; then
+    tail -n 20 "$log" >&2; rm -rf "$tmp"
+    echo "bench: the baseline build at $sha failed (full log: $log)" >&2; exit 1
+  fi
+  rm -rf "$dir" && mv "$tmp" "$dir"
+  BASELINE_DIR="$dir"
+}
+
+BASELINE_CP=""
+if [ -n "$BASELINE_REV" ]; then
+  build_baseline "$BASELINE_REV"
+elif [ -n "$BASELINE_DIR" ]; then
+  BASELINE_DIR="$(cd "$BASELINE_DIR" && pwd)"
+  BASELINE_DESC="the build in $BASELINE_DIR ($(git -C "$BASELINE_DIR" log -1 --format='%h %s' 2>/dev/null | cut -c1-100 || echo 'no git'))"
+  [ -f "$BASELINE_DIR/brisk-bench/target/brisk-bench.jar" ] || {
+    echo "bench: no brisk-bench/target/brisk-bench.jar under $BASELINE_DIR (build it there first)" >&2; exit 2; }
+fi
+if [ -n "$BASELINE_DIR" ]; then
+  BASELINE_CP="$BASELINE_DIR/brisk-bench/target/brisk-bench.jar:$BASELINE_DIR/brisk-bench/target/lib/*"
+fi
+# every baseline/<name> must be a server of the baseline's own ServerMain (checked now, not minutes in)
+if [[ ",$SERVERS," == *,baseline/* ]]; then
+  [ -n "$BASELINE_CP" ] || { echo "bench: servers named baseline/... need --baseline REV or --baseline-dir DIR" >&2; exit 2; }
+  baseline_names=",$("$JAVA" -cp "$BASELINE_CP" dev.brisk.bench.ServerMain --list),"
+  for server in $(echo "$SERVERS" | tr ',' ' '); do
+    if [[ $server == baseline/* ]] && [[ $baseline_names != *",${server#baseline/},"* ]]; then
+      echo "bench: the baseline has no server ${server#baseline/}; it has ${baseline_names:1:-1}" >&2; exit 2
+    fi
+  done
+fi
 
 require_tool wrk wrk
 if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hello-rate; fi
@@ -138,18 +209,21 @@ CONF
 }
 
 start_server() {
-  local name="$1"
+  local name="$1" cp="$CP" log
   CURRENT="$name"
+  log="$OUT/raw/server-$(file_name "$name").log"
   if [ "$name" = nginx ]; then start_nginx; return; fi
-  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.brisk.bench.ServerMain "$name" "$PORT" "$STATS_PORT" \
-    > "$OUT/raw/server-$name.log" 2>&1 &
+  # baseline/<name>: the same server and flags, from the baseline's classes and dependencies
+  if [[ $name == baseline/* ]]; then cp="$BASELINE_CP"; name="${name#baseline/}"; fi
+  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$cp" dev.brisk.bench.ServerMain "$name" "$PORT" "$STATS_PORT" \
+    > "$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 300); do
-    if grep -q '^ready' "$OUT/raw/server-$name.log" 2>/dev/null; then return 0; fi
+    if grep -q '^ready' "$log" 2>/dev/null; then return 0; fi
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
   done
-  echo "bench: $name did not start; see $OUT/raw/server-$name.log" >&2
+  echo "bench: $CURRENT did not start; see $log" >&2
   return 1
 }
 
@@ -199,6 +273,7 @@ run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate
   echo "rounds: $ROUNDS, duration: ${DURATION}s per scenario, warm-up: ${WARMUP}s per server start"
   echo "servers: $SERVERS"
   echo "scenarios: $SCENARIOS"
+  if [ -n "$BASELINE_DIR" ]; then echo "baseline: $BASELINE_DESC"; fi
   echo "command: ./brisk bench $ARGS"
 } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
@@ -208,7 +283,11 @@ for _ in $(seq 1 "$ROUNDS"); do for _ in $(echo "$SERVERS" | tr ',' ' '); do
   for _ in $(echo "$SCENARIOS" | tr ',' ' '); do total=$((total + 1)); done; done; done
 done_count=0
 for round in $(seq 1 "$ROUNDS"); do
-  for server in $(echo "$SERVERS" | tr ',' ' '); do
+  order=$(echo "$SERVERS" | tr ',' ' ')
+  # comparing with a baseline: every other round in reverse (A B, B A, ...), so neither side always runs
+  # first after the other's load, and a slow drift of the machine hits both alike
+  if [ -n "$BASELINE_DIR" ] && [ $((round % 2)) = 0 ]; then order=$(echo "$order" | tr ' ' '\n' | tac | tr '\n' ' '); fi
+  for server in $order; do
     if ! start_server "$server"; then stop_server; continue; fi
     # warm-up: every scenario briefly, then the measurements
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
@@ -221,9 +300,9 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$server" = nginx ] && [ "$sc" = echo ]; then done_count=$((done_count + 1)); continue; fi
       # microhttp ignores "Connection: close" (ScenarioConformanceTest.closesAfterConnectionClose), so
       # wrk would reuse its connections and "churn" would measure keep-alive
-      if [ "$server" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi
+      if [ "${server#baseline/}" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi
       conns=$(echo "$line" | cut -d'|' -f5)
-      raw="$OUT/raw/r$round-$server-$sc.txt"
+      raw="$OUT/raw/r$round-$(file_name "$server")-$sc.txt"
       read -r alloc0 cpu0 sys0 < <(stats)
       run_scenario "$line" "$DURATION" "$raw"
       read -r alloc1 cpu1 sys1 < <(stats)
@@ -243,7 +322,7 @@ for round in $(seq 1 "$ROUNDS"); do
                      n ? (k1 - k0) / n / 1000 : 0 }' \
           >> "$CSV"
       done_count=$((done_count + 1))
-      printf '[%3d/%d] round %d %-22s %-12s %s\n' "$done_count" "$total" "$round" "$server" "$sc" \
+      printf '[%3d/%d] round %d %-26s %-12s %s\n' "$done_count" "$total" "$round" "$server" "$sc" \
         "$(tail -n 1 "$CSV" | awk -F, '{printf "%8s req/s  p99 %6s ms  %6s us/req  %6s B/req  valid=%s", $6, $9, $11, $12, $5}')"
     done
     stop_server
@@ -255,7 +334,8 @@ echo "bench: report in $OUT/report.md"
 if [ "$SMOKE" = 1 ]; then
   rows=$(tail -n +2 "$CSV" | wc -l); bad=$(tail -n +2 "$CSV" | awk -F, '$5 != "yes"' | wc -l)
   expected=$(( $(echo "$SERVERS" | tr ',' '\n' | wc -l) * $(echo "$SCENARIOS" | tr ',' '\n' | wc -l) ))
-  if [ "$rows" != "$expected" ] || [ "$bad" != 0 ] || ! grep -q '^| \*\*brisk' "$OUT/report.md"; then
+  if [ "$rows" != "$expected" ] || [ "$bad" != 0 ] || ! grep -q '^| \*\*brisk' "$OUT/report.md" ||
+     { [[ ",$SERVERS," == *,baseline/* ]] && ! grep -q '^## This tree against the baseline' "$OUT/report.md"; }; then
     echo "bench smoke: FAILED ($rows of $expected runs, $bad invalid)" >&2; exit 1
   fi
   echo "bench smoke: passed ($rows runs, report and charts written)"

@@ -18,6 +18,8 @@ import java.util.function.ToDoubleFunction;
  * Turns a harness run ({@code results.csv} + {@code environment.txt}) into {@code report.md} and one SVG
  * bar chart per metric. Medians over rounds, with min–max; ratios against the best peer (the best server
  * that is not Brisk) in each scenario. Invalid runs (errors, unexpected statuses) are listed, never used.
+ * A server named {@code baseline/<name>} is {@code <name>} built at another commit ({@code ./brisk bench
+ * --baseline REV}); each server run both ways gets a section comparing the two within the run's own spread.
  */
 public final class Report {
     private Report() {
@@ -65,8 +67,20 @@ public final class Report {
         }
     }
 
+    /** The prefix the harness gives a server started from the baseline build. */
+    static final String BASELINE = "baseline/";
+
+    static boolean isBaseline(String server) {
+        return server.startsWith(BASELINE);
+    }
+
     static boolean isBrisk(String server) {
-        return server.startsWith("brisk");
+        return (isBaseline(server) ? server.substring(BASELINE.length()) : server).startsWith("brisk");
+    }
+
+    /** A server's name in the harness's raw file names: a slash would be a directory there. */
+    static String fileName(String server) {
+        return server.replace('/', '_');
     }
 
     /** nginx answering fixed routes: the limit of this machine, shown for reference, never a peer. */
@@ -112,6 +126,7 @@ public final class Report {
           .append("B/req is heap allocated ")
           .append("per request by all server threads. `health` is a fast-static route for Brisk and a plain route ")
           .append("for every peer: compare it only with that in mind.\n\n");
+        baseline(md, rows, scenarios, servers);
         Map<String, Map<String, Stat>> rpsByScenario = new LinkedHashMap<>();
         Map<String, Map<String, Stat>> cpuByScenario = new LinkedHashMap<>();
         Map<String, Map<String, Stat>> bytesByScenario = new LinkedHashMap<>();
@@ -161,7 +176,7 @@ public final class Report {
             md.append("## Invalid runs (errors or unexpected statuses; not counted)\n\n");
             for (Row r : invalid) {
                 md.append("- round ").append(r.round()).append(' ').append(r.server()).append(' ')
-                  .append(r.scenario()).append(" (raw/r").append(r.round()).append('-').append(r.server())
+                  .append(r.scenario()).append(" (raw/r").append(r.round()).append('-').append(fileName(r.server()))
                   .append('-').append(r.scenario()).append(".txt)\n");
             }
             md.append('\n');
@@ -175,6 +190,90 @@ public final class Report {
         return md.toString();
     }
 
+    /** One metric of the baseline comparison. */
+    private record Metric(String name, ToDoubleFunction<Row> value, String format, boolean higherIsBetter) {
+    }
+
+    private static final List<Metric> COMPARED = List.of(
+            new Metric("req/s", Row::rps, "%,.0f", true),
+            new Metric("CPU µs/req", Row::cpuUs, "%.2f", false),
+            new Metric("B/req", Row::bytes, "%,.0f", false));
+
+    /**
+     * This tree against the baseline build, per server run both ways: medians with min–max over rounds, their
+     * ratio, the ratio within each round (the two run minutes apart, so slow drifts of the machine cancel) and
+     * whether the difference is outside the run's own round-to-round spread (the min–max ranges do not overlap).
+     */
+    static void baseline(StringBuilder md, List<Row> rows, Set<String> scenarios, Set<String> servers) {
+        List<String> compared = servers.stream().filter(s -> !isBaseline(s) && servers.contains(BASELINE + s)).toList();
+        if (compared.isEmpty()) {
+            return;
+        }
+        md.append("## This tree against the baseline\n\n")
+          .append("`baseline/<server>` is the same server built at the baseline commit (see `baseline:` above). ")
+          .append("Medians over rounds with min–max; *this / baseline* divides the medians; *per round* divides ")
+          .append("within each round. A difference counts only when the two min–max ranges do not overlap ")
+          .append("(*outside spread*); otherwise it is within this run's own round-to-round noise.\n\n")
+          .append("| scenario | server | metric | baseline | this tree | this / baseline | per round | verdict |\n")
+          .append("|---|---|---|---|---|---|---|---|\n");
+        for (String sc : scenarios) {
+            for (String s : compared) {
+                List<Row> after = validRows(rows, s, sc);
+                List<Row> before = validRows(rows, BASELINE + s, sc);
+                if (after.isEmpty() || before.isEmpty()) {
+                    md.append("| ").append(sc).append(" | ").append(s).append(" | – | ")
+                      .append(before.isEmpty() ? "no valid run" : "").append(" | ")
+                      .append(after.isEmpty() ? "no valid run" : "").append(" | – | – | – |\n");
+                    continue;
+                }
+                for (Metric m : COMPARED) {
+                    Stat b = Stat.of(before, m.value());
+                    Stat a = Stat.of(after, m.value());
+                    StringBuilder perRound = new StringBuilder();
+                    for (Row r : after) {
+                        before.stream().filter(x -> x.round() == r.round()).findFirst().ifPresent(x -> perRound
+                                .append(perRound.isEmpty() ? "" : " ").append(ratio(m.value().applyAsDouble(r), m.value().applyAsDouble(x))));
+                    }
+                    double ratio = a.median() / b.median();
+                    md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", sc, s, m.name(),
+                            range(b, m.format()), range(a, m.format()),
+                            Double.isFinite(ratio) ? String.format(Locale.ROOT, "%.3f (%+.1f %%)", ratio, 100 * (ratio - 1)) : "–",
+                            perRound.isEmpty() ? "–" : perRound, verdict(b, before.size(), a, after.size(), m.higherIsBetter())));
+                }
+            }
+        }
+        md.append('\n');
+    }
+
+    private static List<Row> validRows(List<Row> rows, String server, String scenario) {
+        return rows.stream().filter(r -> r.server().equals(server) && r.scenario().equals(scenario) && r.valid()).toList();
+    }
+
+    private static String ratio(double after, double before) {
+        double r = after / before;
+        return Double.isFinite(r) ? String.format(Locale.ROOT, "%.3f", r) : "–";
+    }
+
+    private static String range(Stat s, String format) {
+        return Double.isNaN(s.median()) ? "–" : String.format(Locale.ROOT, format + " (" + format + "–" + format + ")",
+                s.median(), s.min(), s.max());
+    }
+
+    /** Whether the change is larger than the spread of either side: better, worse or within it. */
+    static String verdict(Stat before, int beforeRounds, Stat after, int afterRounds, boolean higherIsBetter) {
+        if (Double.isNaN(before.median()) || Double.isNaN(after.median())) {
+            return "–";
+        }
+        if (beforeRounds < 2 || afterRounds < 2) {
+            return "one round: no spread";
+        }
+        if (after.min() <= before.max() && before.min() <= after.max()) {
+            return "within spread";
+        }
+        boolean higher = after.min() > before.max();
+        return (higher == higherIsBetter ? "**better**" : "**worse**") + ", outside spread";
+    }
+
     private static Map<String, Stat> stats(Map<String, List<Row>> valid, ToDoubleFunction<Row> metric) {
         Map<String, Stat> m = new LinkedHashMap<>();
         valid.forEach((s, v) -> m.put(s, Stat.of(v, metric)));
@@ -186,7 +285,8 @@ public final class Report {
                       String format) throws IOException {
         int barH = 14;
         int gap = 18;
-        int labelW = 190;
+        // wide enough for the longest name ("baseline/brisk-blocking-platform"), at about 6 px a character
+        int labelW = Math.max(190, 12 + 6 * servers.stream().mapToInt(String::length).max().orElse(0));
         int plotW = 520;
         int rowsCount = data.values().stream().mapToInt(Map::size).sum();
         int height = 40 + rowsCount * barH + data.size() * (gap + 16) + 10;
@@ -207,7 +307,8 @@ public final class Report {
                     continue;
                 }
                 int w = max <= 0 ? 0 : (int) Math.round(plotW * st.median() / max);
-                String color = isBrisk(s) ? "#d9480f" : isReference(s) ? "#868e96" : "#4c6ef5";
+                String color = isBaseline(s) ? (isBrisk(s) ? "#ffa94d" : "#91a7ff")
+                        : isBrisk(s) ? "#d9480f" : isReference(s) ? "#868e96" : "#4c6ef5";
                 svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
                         labelW - 6, y + barH - 3, escape(s)));
                 svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",

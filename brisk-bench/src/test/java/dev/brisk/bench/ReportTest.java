@@ -50,4 +50,50 @@ class ReportTest {
         // the fastest server comes first in each table
         assertThat(md.indexOf("brisk-event-loop**")).isLessThan(md.indexOf("| netty"));
     }
+
+    @Test
+    void baselineBuildSideBySideWithinItsSpread(@TempDir Path dir) throws Exception {
+        // two commits of brisk-event-loop (./brisk bench --baseline REV), rounds alternating; netty as a peer
+        Files.writeString(dir.resolve("results.csv"), """
+                round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req
+                1,brisk-event-loop,hello,50,yes,100000,1000000,0.5,1.0,2.0,6.0,140,100,5.0
+                1,baseline/brisk-event-loop,hello,50,yes,98000,980000,0.5,1.0,2.0,6.6,240,100,5.0
+                2,baseline/brisk-event-loop,hello,50,yes,102000,1020000,0.5,1.0,2.0,6.8,240,100,5.0
+                2,brisk-event-loop,hello,50,yes,97000,970000,0.5,1.0,2.0,6.2,140,100,5.0
+                3,brisk-event-loop,hello,50,yes,99000,990000,0.5,1.0,2.0,6.1,140,100,5.0
+                3,baseline/brisk-event-loop,hello,50,no,1000,10000,9.0,9.0,9.0,99.0,999,100,5.0
+                1,netty,hello,50,yes,50000,500000,0.9,2.0,3.0,15.0,1500,120,11.0
+                1,brisk-event-loop,churn,50,yes,20000,200000,0.5,1.0,2.0,38.0,900,100,33.0
+                1,baseline/brisk-event-loop,churn,50,yes,19000,190000,0.5,1.0,2.0,39.0,900,100,33.0
+                """);
+        Files.writeString(dir.resolve("environment.txt"), "baseline: HEAD~1 = 0123abc\n");
+        Report.main(new String[] {dir.toString()});
+        String md = Files.readString(dir.resolve("report.md"));
+        String cmp = md.substring(md.indexOf("## This tree against the baseline"), md.indexOf("## hello"));
+        // req/s ranges overlap: noise; CPU and bytes lower with no overlap: better; the invalid round unused
+        assertThat(cmp).contains("| hello | brisk-event-loop | req/s | 100,000 (98,000–102,000) | 99,000 (97,000–100,000) | 0.990 (-1.0 %) | 1.020 0.951 | within spread |");
+        assertThat(cmp).contains("| hello | brisk-event-loop | CPU µs/req | 6.70 (6.60–6.80) | 6.10 (6.00–6.20) | 0.910 (-9.0 %) | 0.909 0.912 | **better**, outside spread |");
+        assertThat(cmp).contains("| hello | brisk-event-loop | B/req | 240 (240–240) | 140 (140–140) | 0.583 (-41.7 %) | 0.583 0.583 | **better**, outside spread |");
+        // one round says nothing about the spread
+        assertThat(cmp).contains("| churn | brisk-event-loop | CPU µs/req | 39.00 (39.00–39.00) | 38.00 (38.00–38.00) | 0.974 (-2.6 %) | 0.974 | one round: no spread |");
+        assertThat(cmp).doesNotContain("netty");
+        // the baseline is Brisk, never the best peer; its raw file names have no slash
+        assertThat(md).contains("| **baseline/brisk-event-loop** | 100,000 (98,000–102,000) | 2.00× |");
+        assertThat(md).contains("round 3 baseline/brisk-event-loop hello (raw/r3-baseline_brisk-event-loop-hello.txt)");
+        assertThat(Files.readString(dir.resolve("cpu.svg"))).contains(">baseline/brisk-event-loop<").contains("#ffa94d");
+        assertThat(Report.isBrisk("baseline/brisk-worker-pool")).isTrue();
+        assertThat(Report.isBrisk("baseline/netty")).isFalse();
+        assertThat(Report.fileName("baseline/netty")).isEqualTo("baseline_netty");
+    }
+
+    @Test
+    void noBaselineSectionWithoutBothBuildsOfAServer(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("results.csv"), """
+                round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req
+                1,brisk-event-loop,hello,50,yes,100000,1000000,0.5,1.0,2.0,6.0,140,100,5.0
+                1,baseline/netty,hello,50,yes,50000,500000,0.9,2.0,3.0,15.0,1500,120,11.0
+                """);
+        Report.main(new String[] {dir.toString()});
+        assertThat(Files.readString(dir.resolve("report.md"))).doesNotContain("against the baseline").contains("| baseline/netty |");
+    }
 }
