@@ -33,23 +33,25 @@ final class AdmissionGate {
         dispatched = true;
     }
 
-    /** A slot now, if one is free. */
-    boolean tryAcquire() {
+    static final int ADMITTED = 0;
+    static final int QUEUED = 1;
+    static final int FULL = 2;
+
+    /**
+     * A slot now ({@link #ADMITTED}), a place in the queue ({@link #QUEUED}: {@code onGrant} runs, on
+     * any thread, when a slot is passed on), or neither ({@link #FULL}).
+     */
+    int admit(Runnable onGrant) {
         if (admission.tryAcquire()) {
             taken();
-            return true;
+            return ADMITTED;
         }
-        return false;
-    }
-
-    /** Waits in the queue; {@code onGrant} runs (on any thread) when a slot is passed on. False when the queue is full. */
-    boolean enqueue(Runnable onGrant) {
         AdmissionControl.Ticket t = new AdmissionControl.Ticket(onGrant);
         if (admission.enqueue(t)) {
             ticket = t;
-            return true;
+            return QUEUED;
         }
-        return false;
+        return FULL;
     }
 
     /** The queue passed a slot to this connection. Loop thread. */

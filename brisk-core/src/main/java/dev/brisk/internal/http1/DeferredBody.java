@@ -2,9 +2,12 @@ package dev.brisk.internal.http1;
 
 import dev.brisk.ClientDisconnectedException;
 import dev.brisk.HttpException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * A request body sent with {@code Expect: 100-continue}: its handler runs first, and only if it asks
@@ -52,6 +55,21 @@ final class DeferredBody {
     /** "100 Continue" is written: the body is read now. */
     void continued() {
         continuing = false;
+    }
+
+    /** The body for the handler waiting on {@code f}, or what went wrong as an unchecked exception. */
+    static byte[] join(Http1Channel channel, CompletableFuture<byte[]> f) {
+        try {
+            return channel.await(f); // the body-read timeout, a failure or a close always completes f
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new UncheckedIOException(new IOException("request body failed", e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new IOException("interrupted while waiting for the request body"));
+        }
     }
 
     /** A fresh view of the "100 Continue" answer (the bytes are shared). */

@@ -1,7 +1,10 @@
 package dev.brisk.internal.http1;
 
+import dev.brisk.internal.http.RequestParser;
 import dev.brisk.internal.http.ResponseEncoder;
-import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.ops.ServerStats;
+import dev.brisk.internal.transport.Wire;
+import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.RequestIds;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,30 +13,51 @@ import java.util.List;
 /**
  * The answers the engine gives itself, before or instead of a handler: a request shed by load control
  * (503 + Retry-After) and a request refused while parsed or read (400, 408, 413, 431, 500 ...). Both
- * are short plain-text answers framed by one path. Stateless.
+ * are short plain-text answers, counted, recorded and framed by one path. Loop thread only.
  */
 final class ErrorAnswers {
     static final byte[] SHED_BODY = "Service Unavailable: too many requests in flight, retry shortly\n"
             .getBytes(StandardCharsets.US_ASCII);
     private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
 
-    private ErrorAnswers() {
+    private final Wire wire;
+    private final Recorder recorder;
+    private final RequestParser parser;
+    private final boolean echoIds;
+
+    ErrorAnswers(Wire wire, Recorder recorder, RequestParser parser, boolean echoIds) {
+        this.wire = wire;
+        this.recorder = recorder;
+        this.parser = parser;
+        this.echoIds = echoIds;
     }
 
-    /** The 503 for a shed request; {@code id}, when not null, is echoed. */
-    static ByteBuffer shed(BufferPool pool, String id, int connection) {
-        List<String> headers = id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id);
-        return answer(pool, 503, headers, SHED_BODY, connection);
+    /** The 503 for a request shed before its handler ({@code ex}: its exchange, routed). */
+    ByteBuffer shed(Exchange ex, ServerStats.ShedReason reason, boolean closeAfter) {
+        wire.counters().shed(reason);
+        String id = echoIds ? ex.requestId() : null;
+        recorder.responded(Recorder.SHED, 503, ex, null, id, SHED_BODY.length);
+        int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
+                : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
+        return answer(503, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id),
+                SHED_BODY, connection);
     }
 
-    /** The answer to a request refused before its handler; the connection closes after it. */
-    static ByteBuffer refusal(BufferPool pool, int status, byte[] body, String id) {
-        return answer(pool, status, id == null ? List.of() : List.of(RequestIds.HEADER, id), body,
+    /**
+     * The answer to a request refused before its handler; the connection closes after it.
+     *
+     * @param ex the request's exchange, or null when its head was not whole (then no incoming id is kept)
+     */
+    ByteBuffer refusal(Exchange ex, int status, String message) {
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        String id = !echoIds ? null : ex != null ? ex.requestId() : RequestIds.generate();
+        recorder.responded(Recorder.REFUSED, status, ex, null, id, body.length);
+        return answer(status, id == null ? List.of() : List.of(RequestIds.HEADER, id), body,
                 ResponseEncoder.CONNECTION_CLOSE);
     }
 
-    private static ByteBuffer answer(BufferPool pool, int status, List<String> headers, byte[] body, int connection) {
-        ByteBuffer out = pool.acquire();
+    private ByteBuffer answer(int status, List<String> headers, byte[] body, int connection) {
+        ByteBuffer out = wire.outPool().acquire();
         ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", headers, body.length, connection);
         out.put(body, 0, Math.min(body.length, out.remaining()));
         return out.flip();

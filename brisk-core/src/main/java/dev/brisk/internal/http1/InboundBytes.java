@@ -42,6 +42,22 @@ final class InboundBytes {
         start = 0;
     }
 
+    /** Bytes beyond the current request's start, copied out (read mode; empty when none). */
+    ByteBuffer unread() {
+        if (!hasUnread()) {
+            return ByteBuffer.allocate(0);
+        }
+        return ByteBuffer.wrap(java.util.Arrays.copyOfRange(buf.array(), start, buf.position()));
+    }
+
+    /** Takes the buffer away (to be released by its new owner), or null. */
+    ByteBuffer take() {
+        ByteBuffer b = buf;
+        buf = null;
+        start = 0;
+        return b;
+    }
+
     /** Whether bytes beyond the current request's start are buffered. */
     boolean hasUnread() {
         return buf != null && buf.position() > start;

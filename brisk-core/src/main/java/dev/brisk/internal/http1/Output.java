@@ -89,6 +89,17 @@ final class Output {
         write(head, body, then);
     }
 
+    /** Sends prebuilt bytes (copied into a pooled buffer when they fit). */
+    void send(byte[] bytes, Runnable then) {
+        ByteBuffer out = pool.acquire();
+        if (bytes.length <= out.capacity()) {
+            send(out.put(bytes).flip(), null, then);
+        } else {
+            pool.release(out);
+            send(ByteBuffer.wrap(bytes), null, then);
+        }
+    }
+
     /** Writes what the batch holds, if anything: the buffered requests ran out or wait for a handler. */
     void flushBatch() {
         if (batch.holds()) {

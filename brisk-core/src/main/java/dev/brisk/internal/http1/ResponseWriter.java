@@ -8,42 +8,81 @@ import dev.brisk.internal.web.Exchange;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
 
 /**
  * Frames an exchange's response for HTTP/1.1: the head (status line, framing, connection header) into
  * a pooled buffer, a small body copied right behind it (one buffer, one write), a large one as a view
  * of its own, a stream as chunks (or, for HTTP/1.0, until the connection closes). HEAD requests and
- * bodyless statuses get no body. The result is held in this object's fields until the next
- * {@link #frame}: one writer per connection, no allocation per response.
+ * bodyless statuses get no body. One writer per connection: the framed response is held in its
+ * fields between framing and sending, so a response costs no holder object.
  *
  * <p>Loop thread only.
  */
 final class ResponseWriter {
+    private final Http1Connection conn;
     private final BufferPool pool;
+    private final Output output;
+    private final Recorder recorder;
+    private final ResponseStream stream;
+    private final Runnable responseWritten;
+    // the framed response, from frame() to send()
     /** The framed head (read mode, pooled), with a small body behind it. */
-    ByteBuffer head;
+    private ByteBuffer head;
     /** A body too large for the head's buffer (a view: shared buffers may be in flight elsewhere), or null. */
-    ByteBuffer body;
+    private ByteBuffer body;
     /** A body to stream after the head, or null. */
-    InputStream stream;
-    /** Whether {@link #stream} is sent as chunks (else it ends with the connection). */
-    boolean chunked;
-    /** Whether the connection closes after this response. */
-    boolean closeAfter;
-    int status;
+    private InputStream streamBody;
+    /** Whether {@link #streamBody} is sent as chunks (else it ends with the connection). */
+    private boolean chunked;
+    private int status;
     /** Body bytes sent, -1 when streamed. */
-    long bodyBytes;
+    private long bodyBytes;
 
-    ResponseWriter(BufferPool pool) {
+    ResponseWriter(Http1Connection conn, BufferPool pool, Output output, Recorder recorder, ResponseStream stream, Runnable responseWritten) {
+        this.conn = conn;
         this.pool = pool;
+        this.output = output;
+        this.recorder = recorder;
+        this.stream = stream;
+        this.responseWritten = responseWritten;
+    }
+
+    /**
+     * Frames, records and sends {@code ex}'s response after whatever was sent before; then the
+     * connection's {@code responseWritten} runs (after a stream, once it ended). Releases a borrowed
+     * head. False when the headers are too large: nothing was sent or recorded.
+     *
+     * @param streams where a body stream is pumped
+     */
+    boolean send(Exchange ex, boolean closeAfter, Executor streams) {
+        if (!frame(ex, closeAfter)) {
+            return false;
+        }
+        recorder.responded(Recorder.ANSWERED, status, ex, null, null, bodyBytes);
+        // the request is over: a borrowed head goes back before the buffer can move on (the send may
+        // go on to the next pipelined request)
+        ex.release();
+        ByteBuffer h = head;
+        ByteBuffer b = body;
+        InputStream s = streamBody;
+        boolean c = chunked;
+        head = null;
+        body = null;
+        streamBody = null;
+        if (s != null) {
+            output.send(h, b, () -> stream.start(s, c, streams));
+        } else {
+            output.send(h, b, responseWritten);
+        }
+        return true;
     }
 
     /**
      * Frames {@code ex}'s response; false when its headers do not fit even a 1 MiB buffer (then its
      * stream, if any, is closed and nothing is held).
      */
-    boolean frame(Exchange ex, boolean closeAfter) {
-        this.closeAfter = closeAfter;
+    private boolean frame(Exchange ex, boolean closeAfter) {
         int status = ex.status();
         boolean headRequest = ex.methodEnum() == Method.HEAD;
         InputStream stream = ex.responseStream();
@@ -58,7 +97,8 @@ final class ResponseWriter {
             length = ResponseEncoder.NO_LENGTH;
         } else if (stream != null) {
             if (!ex.http11()) {
-                this.closeAfter = true; // HTTP/1.0 has no chunks: the end of the connection ends the body
+                closeAfter = true; // HTTP/1.0 has no chunks: the end of the connection ends the body
+                conn.closeAfterResponse();
                 length = ResponseEncoder.NO_LENGTH;
             } else {
                 length = ResponseEncoder.CHUNKED;
@@ -71,7 +111,7 @@ final class ResponseWriter {
             bodyLength = shared != null ? shared.remaining() : text != null ? text.length() : bytes.length;
             length = bodyLength;
         }
-        int connection = this.closeAfter ? ResponseEncoder.CONNECTION_CLOSE
+        int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : ex.http11() ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
         ByteBuffer out = encodeHead(ex, status, length, connection);
         if (out == null) {
@@ -97,7 +137,7 @@ final class ResponseWriter {
         }
         this.head = out.flip();
         this.body = bodyBuf;
-        this.stream = stream;
+        this.streamBody = stream;
         this.chunked = length == ResponseEncoder.CHUNKED;
         this.status = status;
         this.bodyBytes = stream != null ? -1 : headRequest ? 0 : bodyLength;
@@ -120,10 +160,4 @@ final class ResponseWriter {
         return null;
     }
 
-    /** Forgets the framed response once it is handed on (the buffers are the output's now). */
-    void clear() {
-        head = null;
-        body = null;
-        stream = null;
-    }
 }

@@ -13,13 +13,13 @@ import java.util.Arrays;
 final class StreamPump implements Runnable {
     private static final int CHUNK = 16 * 1024;
 
-    private final Http1Connection connection;
+    private final Http1Channel connection;
     private final InputStream in;
     private final boolean chunked;
     private volatile Thread runner;
     private volatile boolean cancelled;
 
-    StreamPump(Http1Connection connection, InputStream in, boolean chunked) {
+    StreamPump(Http1Channel connection, InputStream in, boolean chunked) {
         this.connection = connection;
         this.in = in;
         this.chunked = chunked;
@@ -58,7 +58,7 @@ final class StreamPump implements Runnable {
             while ((n = s.read(buf)) >= 0) {
                 if (n > 0) {
                     // the loop completes each write, or fails it when the write times out or the connection closes
-                    connection.await(connection.writeChunk(frame(buf, n, chunked)));
+                    connection.await(connection.stream().write(frame(buf, n, chunked)));
                 }
             }
             ok = true;
@@ -67,6 +67,6 @@ final class StreamPump implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        connection.endStream(chunked, ok);
+        connection.stream().end(chunked, ok);
     }
 }

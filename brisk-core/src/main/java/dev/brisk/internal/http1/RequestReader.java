@@ -1,0 +1,118 @@
+package dev.brisk.internal.http1;
+
+import dev.brisk.Method;
+import dev.brisk.internal.http.HttpParseException;
+import dev.brisk.internal.http.MethodNames;
+import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.transport.Wire;
+import dev.brisk.internal.web.Exchange;
+import dev.brisk.internal.web.ExchangeOwner;
+import java.io.IOException;
+
+/**
+ * Reads requests off the wire: bytes into {@link InboundBytes}, heads through the
+ * {@link RequestParser}, bodies through the {@link BodyReader}, and a whole head into an
+ * {@link Exchange} that borrows the buffer. Mechanics only: when each runs is the connection's state
+ * machine. Loop thread only.
+ */
+final class RequestReader {
+    /** {@link #fill}: the buffer is full and cannot grow; read again once a request is consumed. */
+    static final int FULL = -2;
+    /** {@link #parseHead}: nothing is buffered. */
+    static final int EMPTY = 0;
+    /** {@link #parseHead}: a head has started but is not whole. */
+    static final int PARTIAL = 1;
+    /** {@link #parseHead}: a head is whole and consumed; see {@link #headStart}. */
+    static final int WHOLE = 2;
+
+    final InboundBytes input;
+    final RequestParser parser;
+    private final BodyReader body;
+    private final Wire wire;
+    private final Deadlines deadlines;
+    /** Where the last whole head starts in the input buffer. */
+    private int headStart;
+
+    RequestReader(Wire wire, InboundBytes input, RequestParser parser, BodyReader body, Deadlines deadlines) {
+        this.wire = wire;
+        this.input = input;
+        this.parser = parser;
+        this.body = body;
+        this.deadlines = deadlines;
+    }
+
+    /** Reads what the wire has: bytes read, 0 when none yet, -1 at the end of the stream, or {@link #FULL}. */
+    int fill(boolean readingHead) throws IOException {
+        input.hold();
+        if (!input.buf.hasRemaining()) {
+            input.makeRoom(readingHead);
+            if (!input.buf.hasRemaining()) {
+                return FULL;
+            }
+        }
+        int n = wire.read(input.buf);
+        if (n > 0) {
+            wire.counters().bytesIn(n);
+        }
+        return n;
+    }
+
+    /** Parses what is buffered of a head: {@link #EMPTY} (and the buffer goes back), {@link #PARTIAL} or {@link #WHOLE}. */
+    int parseHead() throws HttpParseException {
+        if (input.buf == null) {
+            return EMPTY;
+        }
+        int end = input.buf.position();
+        if (end == input.start) {
+            input.release(); // all consumed: an idle connection holds no buffer
+            return EMPTY;
+        }
+        deadlines.headBytes();
+        if (!parser.parse(input.buf.array(), input.start, end)) {
+            return PARTIAL;
+        }
+        headStart = input.start;
+        input.start += parser.headEnd();
+        return WHOLE;
+    }
+
+    /** The input buffer's bytes, where the last whole head sits at {@link #headStart}. */
+    byte[] bytes() {
+        return input.buf.array();
+    }
+
+    int headStart() {
+        return headStart;
+    }
+
+    /** The last whole head as an exchange, borrowing the input buffer and the parser's offsets. */
+    Exchange exchange(ExchangeOwner owner, boolean deferred) {
+        byte[] a = input.buf.array();
+        String method = MethodNames.of(a, headStart + parser.methodStart(), headStart + parser.methodEnd());
+        return new Exchange(owner, a, headStart, parser.headEnd(), parser.fields(), parser.fieldCount(), method,
+                Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(),
+                parser.version() == RequestParser.HTTP_1_1, null, deferred);
+    }
+
+    /** Starts reading the body the last head announced. */
+    void beginBody() {
+        body.begin(parser);
+    }
+
+    /** The whole body once it is buffered, else null (more bytes needed). */
+    byte[] readBody() throws HttpParseException {
+        int end = input.buf == null ? input.start : input.buf.position();
+        input.start = body.read(input.buf == null ? null : input.buf.array(), input.start, end);
+        return body.done() ? body.take() : null;
+    }
+
+    /** Drops a body being read. */
+    void abortBody() {
+        body.abort();
+    }
+
+    /** Whether bytes beyond the current request are buffered (a pipelined request, or a partial one). */
+    boolean hasUnread() {
+        return input.hasUnread();
+    }
+}
