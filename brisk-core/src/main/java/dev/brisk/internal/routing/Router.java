@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds the routes for a request path: a hash lookup for exact paths first, then a segment trie for
@@ -45,6 +47,34 @@ public final class Router {
     /** Every route added, in order (for per-route metrics). */
     public List<CompiledRoute> routes() {
         return Collections.unmodifiableList(all);
+    }
+
+    /**
+     * The distinct {@code Allow} values of all paths, in no particular order: the app builds its 405 and
+     * OPTIONS answers for each at start-up. Call once every route is added.
+     */
+    public Set<String> allowValues() {
+        Set<String> out = new LinkedHashSet<>();
+        for (RouteMatch m : exact.values()) {
+            out.add(m.entry().allow());
+        }
+        collectAllow(root, out);
+        return out;
+    }
+
+    private static void collectAllow(Node n, Set<String> out) {
+        if (n.entry != null) {
+            out.add(n.entry.allow());
+        }
+        if (n.wildcard != null) {
+            out.add(n.wildcard.allow());
+        }
+        for (Node child : n.literals.values()) {
+            collectAllow(child, out);
+        }
+        if (n.param != null) {
+            collectAllow(n.param, out);
+        }
     }
 
     /** Registers a route. Not for use after the router is shared. */

@@ -6,7 +6,6 @@ import dev.brisk.Dispatch;
 import dev.brisk.ExceptionHandler;
 import dev.brisk.Handler;
 import dev.brisk.HealthConfig;
-import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
 import dev.brisk.Middleware;
@@ -27,7 +26,11 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 
-/** What {@link BriskConfig} collects; {@link #freeze} turns it into an {@link App}. Single-threaded. */
+/**
+ * What {@link BriskConfig} collects: options, routes with their middleware, filters, exception and
+ * error handlers. {@link #freeze} turns it into an {@link App}, building every chain then ({@link Chains}).
+ * Single-threaded, and closed once frozen.
+ */
 public final class AppConfig implements BriskConfig {
     /** The liveness answer: served while the process serves at all. */
     private static final StaticResponse LIVE = StaticResponse.json("{\"status\":\"UP\"}")
@@ -268,17 +271,17 @@ public final class AppConfig implements BriskConfig {
     /** Builds the chains once and freezes this config. */
     public App freeze(ServerOptions opts) {
         frozen = true;
+        Chains chains = new Chains(middleware, before);
         Router router = new Router();
-        List<Handler> befores = List.copyOf(before);
         for (RouteSpec r : routes) {
             Handler h;
             if (r.bare) {
                 h = r.handler;
             } else {
-                List<Middleware> chain = new ArrayList<>(middleware);
-                chain.addAll(r.groupMiddleware);
-                chain.addAll(r.own);
-                h = wrap(chain, withBefore(befores, r.handler));
+                List<Middleware> mw = new ArrayList<>(middleware);
+                mw.addAll(r.groupMiddleware);
+                mw.addAll(r.own);
+                h = chains.route(mw, r.handler);
             }
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
             router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed));
@@ -286,63 +289,12 @@ public final class AppConfig implements BriskConfig {
         for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
             // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served
             // (the fast path only takes body-less GET and HEAD)
-            StaticResponse sr = f.getValue();
-            Handler serve = ctx -> {
-                ctx.status(sr.status());
-                List<String> h = sr.headers();
-                for (int i = 0; i < h.size(); i += 2) {
-                    ctx.addHeader(h.get(i), h.get(i + 1));
-                }
-                if (sr.status() != 204 && sr.status() != 304) {
-                    ctx.bytes(sr.body()).contentType(sr.contentType());
-                }
-            };
-            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), serve, Dispatch.EVENT_LOOP, true));
+            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
+                    Dispatch.EVENT_LOOP, true));
         }
-        Handler notFound = wrap(middleware, withBefore(befores, ctx -> {
-            throw new HttpException.NotFound("Not Found");
-        }));
-        Handler notAllowed = wrap(middleware, withBefore(befores, ctx -> {
-            // set before throwing: error answers keep headers, so Allow survives any exception handler
-            ctx.header("Allow", ((Exchange) ctx).allow());
-            ((Exchange) ctx).markHeaders();
-            throw new HttpException(405, "Method Not Allowed");
-        }));
-        Handler notImplemented = wrap(middleware, ctx -> {
-            throw new HttpException(501, "Method Not Implemented");
-        });
-        Handler options = wrap(middleware, withBefore(befores, ctx -> {
-            ctx.status(204).header("Allow", ((Exchange) ctx).allow());
-        }));
-        return new App(router, new FastRoutes(fast), notFound, notAllowed, notImplemented, options, List.copyOf(after),
-                Map.copyOf(exceptions), Map.copyOf(errors), codec, opts.dispatch(), readiness);
-    }
-
-    /** The route's core: before filters, then the handler, whose own headers an exception drops. */
-    private static Handler withBefore(List<Handler> befores, Handler handler) {
-        if (befores.isEmpty()) {
-            return ctx -> {
-                ((Exchange) ctx).markHeaders();
-                handler.handle(ctx);
-            };
-        }
-        return ctx -> {
-            for (Handler b : befores) {
-                b.handle(ctx);
-            }
-            ((Exchange) ctx).markHeaders();
-            handler.handle(ctx);
-        };
-    }
-
-    private static Handler wrap(List<Middleware> chain, Handler core) {
-        Handler h = core;
-        for (int i = chain.size() - 1; i >= 0; i--) {
-            h = chain.get(i).apply(h);
-            if (h == null) {
-                throw new IllegalStateException("middleware returned a null handler: " + chain.get(i));
-            }
-        }
-        return h;
+        Routing routing = new Routing(router, chains, codec, opts.dispatch());
+        ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
+        Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
+        return new App(routing, dispatcher, new FastRoutes(fast), readiness);
     }
 }

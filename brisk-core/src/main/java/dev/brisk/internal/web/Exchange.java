@@ -7,38 +7,39 @@ import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
 import dev.brisk.internal.http.Ascii;
-import dev.brisk.internal.http.HeaderRules;
 import dev.brisk.internal.routing.CompiledRoute;
-import dev.brisk.internal.routing.RouteMatch;
-import dev.brisk.internal.routing.Router;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One request and its response: the {@link Context} handlers see. Header strings are made only when
- * asked for, from the head's bytes: a private copy, or, for a request answered on the thread that read
- * it (an event-loop handler, the blocking engine) with no body, the connection's own input buffer and
- * the parser's field offsets, borrowed until the response is handed over (no copy at all). A borrowed
- * exchange is {@link #release released} then, and its request accessors fail loudly afterwards instead
- * of reading the next request's bytes.
+ * One request and its response, the same whichever protocol carried it: the {@link Context} handlers
+ * see, and what the connection reads back to write the answer.
+ *
+ * <p>The request is a head as bytes plus four offsets per header field ({@link RequestHead} does the
+ * lookups), a target given as offsets into the same bytes, and a body. Nothing here knows the wire
+ * syntax of HTTP/1.1 beyond that shape (and the {@link #http11} flag the connection reads back), so an
+ * HTTP/2 stream can produce exchanges too. Strings are made only when asked for. The head is either a
+ * private copy or, for a request answered on the thread that read it (an event-loop handler, the
+ * blocking engine) with no body, borrowed from the connection's input buffer and the parser's offsets
+ * until the response is handed over (no copy at all). A borrowed exchange is {@link #release released}
+ * then, and its request accessors fail loudly afterwards instead of reading the next request's bytes.
+ *
+ * <p>The response half is {@link ResponseState}. The app records its routing decision here (the route,
+ * its raw parameters, the chain and its dispatch), so the connection can see the route before the body
+ * is read. Cookie parsing ({@link Cookies}) and the state few requests need ({@code Rare}) live apart:
+ * the common request costs this one object.
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
  * edge through the loop's task queue).
  */
-public final class Exchange implements Context {
-    private static final byte[] NO_BODY = new byte[0];
+public final class Exchange extends ResponseState {
     private static final String[] NO_PARAMS = new String[0];
-    private static final byte[] ROOT = {'/'};
 
     // request
     private final ExchangeOwner owner;
@@ -60,25 +61,15 @@ public final class Exchange implements Context {
     private final boolean bodyDeferred;
     private byte[] body;
     private String path;
+    private String requestId;
+    private Rare rare; // what few requests need, made on first use: a smaller exchange for the rest
+
+    // what routing decided
     private String[] rawParams = NO_PARAMS; // shared: never written to
     private CompiledRoute route;
     private Handler chain;
     private Dispatch dispatchMode;
-    private Rare rare; // what few requests need, made on first use: a smaller exchange for the rest
     private JsonCodec codec;
-    private int headerMark;
-    private String requestId;
-
-    // response
-    private int status = 200;
-    private String contentType;
-    private List<String> headers;
-    private byte[] responseBody = NO_BODY;
-    /** An ASCII text body, encoded straight into the output (no byte[] of its own), or null. */
-    private String responseText;
-    /** A body given as a buffer (shared, never written through), or null: then {@link #responseBody}. */
-    private ByteBuffer responseBuffer;
-    private InputStream responseStream;
 
     /**
      * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
@@ -115,7 +106,6 @@ public final class Exchange implements Context {
         Map<String, List<String>> queryMap;
         Map<String, String> cookieMap;
         Map<String, Object> attributes;
-        String allow;
         RuntimeException bodyFailure;
     }
 
@@ -147,54 +137,17 @@ public final class Exchange implements Context {
         }
     }
 
-    /** The head's bytes; {@link #base} is where the request starts in them. */
-    private byte[] head() {
-        byte[] h = head;
-        if (h == null) {
-            throw new IllegalStateException(
-                    "this request is over: a Context may be used only until its handler returns");
-        }
-        return h;
-    }
-
-    private String latin1(int from, int to) {
-        return Ascii.latin1(head(), base + from, base + to);
-    }
-
-    void bind(CompiledRoute route, String[] rawParams, JsonCodec codec) {
-        this.route = route;
-        this.rawParams = rawParams;
-        this.codec = codec;
-    }
-
-    void codec(JsonCodec codec) {
-        this.codec = codec;
-    }
-
     /** Sets the request body once it has been read (before dispatch). */
     public void setBody(byte[] body) {
         this.body = body;
     }
 
-    ExchangeOwner owner() {
-        return owner;
-    }
-
-    boolean bodyDeferred() {
-        return bodyDeferred;
-    }
-
-    /** The Allow value for a 405 or OPTIONS answer. */
-    String allow() {
-        return rare == null ? null : rare.allow;
-    }
-
-    void allow(String allow) {
-        rare().allow = allow;
-    }
-
     public Method methodEnum() {
         return methodEnum;
+    }
+
+    public boolean http11() {
+        return http11;
     }
 
     /** The path as sent (percent-encoded), made on first use. */
@@ -207,25 +160,8 @@ public final class Exchange implements Context {
         return p;
     }
 
-    /** Whether the raw path is {@code *} (the asterisk form of OPTIONS), without making its string. */
-    boolean asteriskPath() {
-        return pathEnd - pathStart == 1 && head()[base + pathStart] == '*';
-    }
-
-    /** The exact-path route entry for this request's raw path, found from its bytes; null when none. */
-    RouteMatch exactMatch(Router router) {
-        return pathEnd > pathStart ? router.findExact(head(), base + pathStart, base + pathEnd)
-                : router.findExact(ROOT, 0, 1);
-    }
-
-    /** The parameterized route entry for this request's raw path, found from its bytes; null when none. */
-    RouteMatch dynamicMatch(Router router) {
-        return pathEnd > pathStart ? router.findDynamic(head(), base + pathStart, base + pathEnd)
-                : router.findDynamic(ROOT, 0, 1);
-    }
-
-    public boolean http11() {
-        return http11;
+    public CompiledRoute route() {
+        return route;
     }
 
     @Override
@@ -233,23 +169,9 @@ public final class Exchange implements Context {
         return route == null ? null : route.template();
     }
 
-    /** Remembers what {@code App.route} decided. */
-    void routed(Handler chain, Dispatch dispatch) {
-        this.chain = chain;
-        this.dispatchMode = dispatch;
-    }
-
-    Handler chain() {
-        return chain;
-    }
-
     /** Whether {@link App#dispatch} runs this exchange's chain on the calling (I/O) thread, to the end. */
     public boolean runsOnCallingThread() {
         return dispatchMode == Dispatch.EVENT_LOOP && !bodyDeferred;
-    }
-
-    Dispatch dispatchMode() {
-        return dispatchMode;
     }
 
     /** Whether the concurrency limit must let this request through (its route says so). */
@@ -257,75 +179,9 @@ public final class Exchange implements Context {
         return route != null && route.neverShed();
     }
 
-    public CompiledRoute route() {
-        return route;
-    }
-
     /** Whether the request had a deferred body that nobody read (the connection must then close). */
     public boolean deferredBodyUnread() {
         return bodyDeferred && body == null;
-    }
-
-    public List<String> responseHeaders() {
-        return headers == null ? List.of() : headers;
-    }
-
-    public String responseContentType() {
-        return contentType;
-    }
-
-    /** The body's bytes (empty when it is a buffer, a stream, or none). */
-    public byte[] responseBody() {
-        String t = responseText;
-        return t != null ? t.getBytes(StandardCharsets.US_ASCII) : responseBody;
-    }
-
-    /** The body when it is ASCII text given to {@link #text}: its chars are its bytes. Else null. */
-    public String responseText() {
-        return responseText;
-    }
-
-    /** The body given as a buffer, or null when it is {@link #responseBody()} (or a stream). */
-    public ByteBuffer responseBuffer() {
-        return responseBuffer;
-    }
-
-    public InputStream responseStream() {
-        return responseStream;
-    }
-
-    /**
-     * Adds {@code X-Request-Id} with {@link #requestId()} to the response, unless the handler set that
-     * header itself. Called by the engine once the handler is done.
-     */
-    public void echoRequestId() {
-        if (responseHeader(RequestIds.HEADER) == null) {
-            addHeader(RequestIds.HEADER, requestId());
-        }
-    }
-
-    /** Headers set from here on belong to the handler and are dropped if it fails. */
-    void markHeaders() {
-        headerMark = headers == null ? 0 : headers.size();
-    }
-
-    /**
-     * Clears the response for an error answer: status, body, content type and the headers the handler
-     * set. Headers set before the handler ran (by middleware or before filters: a request id, CORS)
-     * stay, so they reach error responses too.
-     */
-    void resetResponse() {
-        status = 200;
-        contentType = null;
-        if (headers != null) {
-            int keep = Math.max(0, Math.min(headerMark, headers.size()));
-            headers.subList(keep, headers.size()).clear();
-        }
-        responseBody = NO_BODY;
-        responseText = null;
-        responseBuffer = null;
-        closeQuietly(responseStream);
-        responseStream = null;
     }
 
     /** Closes a response stream nobody will read, ignoring failures. */
@@ -339,7 +195,67 @@ public final class Exchange implements Context {
         }
     }
 
+    // ---- app-facing: routing, dispatch, error answers ----
+
+    /** The head's bytes, for a lookup over {@link #pathFrom()}..{@link #pathTo()}. */
+    byte[] head() {
+        byte[] h = head;
+        if (h == null) {
+            throw new IllegalStateException(
+                    "this request is over: a Context may be used only until its handler returns");
+        }
+        return h;
+    }
+
+    /** Where the raw path starts in {@link #head()}. */
+    int pathFrom() {
+        return base + pathStart;
+    }
+
+    /** Where the raw path ends in {@link #head()}; equal to {@link #pathFrom()} when the target has none ("/"). */
+    int pathTo() {
+        return base + pathEnd;
+    }
+
+    void codec(JsonCodec codec) {
+        this.codec = codec;
+    }
+
+    /** Remembers routing's decision for a request no route serves: one of the app's own answers. */
+    void routed(Handler chain, Dispatch dispatch) {
+        this.chain = chain;
+        this.dispatchMode = dispatch;
+    }
+
+    /** Remembers routing's decision for a request {@code route} serves. */
+    void routed(CompiledRoute route, String[] rawParams) {
+        this.route = route;
+        this.rawParams = rawParams;
+        this.chain = route.chain();
+        this.dispatchMode = route.dispatch();
+    }
+
+    Handler chain() {
+        return chain;
+    }
+
+    Dispatch dispatchMode() {
+        return dispatchMode;
+    }
+
+    boolean bodyDeferred() {
+        return bodyDeferred;
+    }
+
+    ExchangeOwner owner() {
+        return owner;
+    }
+
     // ---- request ----
+
+    private String latin1(int from, int to) {
+        return Ascii.latin1(head(), base + from, base + to);
+    }
 
     @Override
     public String method() {
@@ -368,29 +284,12 @@ public final class Exchange implements Context {
 
     @Override
     public String pathParam(String name) {
-        if (route == null) {
-            return null;
-        }
-        List<String> names = route.paramNames();
-        for (int i = 0; i < names.size() && i < rawParams.length; i++) {
-            if (names.get(i).equals(name)) {
-                return UriCodec.decode(rawParams[i], false);
-            }
-        }
-        return null;
+        return PathParams.get(route, rawParams, name);
     }
 
     @Override
     public Map<String, String> pathParams() {
-        if (route == null || rawParams.length == 0) {
-            return Map.of();
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        List<String> names = route.paramNames();
-        for (int i = 0; i < names.size() && i < rawParams.length; i++) {
-            m.put(names.get(i), UriCodec.decode(rawParams[i], false));
-        }
-        return Collections.unmodifiableMap(m);
+        return PathParams.all(route, rawParams);
     }
 
     @Override
@@ -414,72 +313,19 @@ public final class Exchange implements Context {
         return m;
     }
 
-    private boolean nameIs(int field, String name) {
-        byte[] h = head();
-        int s = base + fields[field * 4];
-        int e = base + fields[field * 4 + 1];
-        if (e - s != name.length()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            int a = h[s + i];
-            int b = name.charAt(i);
-            if (a != b) {
-                if (a >= 'A' && a <= 'Z') {
-                    a += 32;
-                }
-                if (b >= 'A' && b <= 'Z') {
-                    b += 32;
-                }
-                if (a != b) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private String value(int field) {
-        return latin1(fields[field * 4 + 2], fields[field * 4 + 3]);
-    }
-
     @Override
     public String header(String name) {
-        for (int i = 0; i < fieldCount; i++) {
-            if (nameIs(i, name)) {
-                return value(i);
-            }
-        }
-        return null;
+        return RequestHead.value(head(), base, fields, fieldCount, name);
     }
 
     @Override
     public List<String> headers(String name) {
-        List<String> out = null;
-        for (int i = 0; i < fieldCount; i++) {
-            if (nameIs(i, name)) {
-                if (out == null) {
-                    out = new ArrayList<>(2);
-                }
-                out.add(value(i));
-            }
-        }
-        return out == null ? List.of() : Collections.unmodifiableList(out);
+        return RequestHead.values(head(), base, fields, fieldCount, name);
     }
 
     @Override
     public List<String> headerNames() {
-        List<String> names = new ArrayList<>(fieldCount);
-        outer:
-        for (int i = 0; i < fieldCount; i++) {
-            for (int j = 0; j < i; j++) {
-                if (nameIs(i, latin1(fields[j * 4], fields[j * 4 + 1]))) {
-                    continue outer;
-                }
-            }
-            names.add(latin1(fields[i * 4], fields[i * 4 + 1]));
-        }
-        return Collections.unmodifiableList(names);
+        return RequestHead.names(head(), base, fields, fieldCount);
     }
 
     @Override
@@ -491,27 +337,7 @@ public final class Exchange implements Context {
     public Map<String, String> cookies() {
         Map<String, String> m = rare == null ? null : rare.cookieMap;
         if (m == null) {
-            m = new LinkedHashMap<>();
-            for (String h : headers("Cookie")) {
-                int from = 0;
-                while (from < h.length()) {
-                    int semi = h.indexOf(';', from);
-                    int end = semi < 0 ? h.length() : semi;
-                    int eq = h.indexOf('=', from);
-                    if (eq > from && eq < end) {
-                        String n = h.substring(from, eq).trim();
-                        String v = h.substring(eq + 1, end).trim();
-                        if (v.length() >= 2 && v.charAt(0) == '"' && v.charAt(v.length() - 1) == '"') {
-                            v = v.substring(1, v.length() - 1);
-                        }
-                        if (!n.isEmpty()) {
-                            m.putIfAbsent(n, v);
-                        }
-                    }
-                    from = end + 1;
-                }
-            }
-            m = Collections.unmodifiableMap(m);
+            m = Cookies.parse(headers("Cookie"));
             rare().cookieMap = m;
         }
         return m;
@@ -588,6 +414,10 @@ public final class Exchange implements Context {
 
     @Override
     public Context attribute(String name, Object value) {
+        if (value == HandlerStart.TOKEN) {
+            markHeaders(); // the chain's signal, however the Context was wrapped on its way: not stored
+            return this;
+        }
         Rare r = rare();
         if (r.attributes == null) {
             r.attributes = new HashMap<>();
@@ -596,161 +426,10 @@ public final class Exchange implements Context {
         return this;
     }
 
-    // ---- response ----
-
-    @Override
-    public Context status(int status) {
-        if (status < 200 || status > 599) {
-            // 1xx are interim answers the server sends itself; a final status is 200-599
-            throw new IllegalArgumentException("status must be 200-599: " + status);
-        }
-        this.status = status;
-        return this;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public Context header(String name, String value) {
-        HeaderRules.checkName(name);
-        HeaderRules.checkValue(value);
-        if (name.equalsIgnoreCase("Content-Type")) {
-            contentType = value;
-            return this;
-        }
-        if (headers != null) {
-            for (int i = headers.size() - 2; i >= 0; i -= 2) {
-                if (headers.get(i).equalsIgnoreCase(name)) {
-                    headers.remove(i + 1);
-                    headers.remove(i);
-                }
-            }
-        }
-        return addHeader(name, value);
-    }
-
-    @Override
-    public Context addHeader(String name, String value) {
-        HeaderRules.checkName(name);
-        HeaderRules.checkValue(value);
-        if (name.equalsIgnoreCase("Content-Type")) {
-            contentType = value; // one slot: a response has one content type
-            return this;
-        }
-        if (isFramingHeader(name)) {
-            throw new IllegalArgumentException(name + " is set by the server, not by handlers");
-        }
-        if (headers == null) {
-            headers = new ArrayList<>(8);
-        }
-        headers.add(name);
-        headers.add(value);
-        return this;
-    }
-
-    private static boolean isFramingHeader(String name) {
-        return name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")
-                || name.equalsIgnoreCase("Connection") || name.equalsIgnoreCase("Date");
-    }
-
-    @Override
-    public String responseHeader(String name) {
-        if (name.equalsIgnoreCase("Content-Type")) {
-            return contentType;
-        }
-        if (headers != null) {
-            for (int i = 0; i < headers.size(); i += 2) {
-                if (headers.get(i).equalsIgnoreCase(name)) {
-                    return headers.get(i + 1);
-                }
-            }
-        }
-        return null;
-    }
-
-    @Override
-    public Context contentType(String contentType) {
-        if (contentType != null) {
-            HeaderRules.checkValue(contentType);
-        }
-        this.contentType = contentType;
-        return this;
-    }
-
-    private Context body(String type, byte[] bytes) {
-        if (bytes == null) {
-            throw new IllegalArgumentException("response body must not be null");
-        }
-        closeQuietly(responseStream);
-        responseStream = null;
-        contentType = type;
-        responseBody = bytes;
-        responseText = null;
-        responseBuffer = null;
-        return this;
-    }
-
-    @Override
-    public Context text(String text) {
-        if (text != null && Ascii.isAscii(text)) {
-            body("text/plain; charset=utf-8", NO_BODY);
-            responseText = text;
-            return this;
-        }
-        return body("text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public Context html(String html) {
-        return body("text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
-    }
+    // ---- response: the rest is ResponseState's ----
 
     @Override
     public Context json(Object value) {
         return body("application/json", requireCodec().write(value));
-    }
-
-    @Override
-    public Context bytes(byte[] bytes) {
-        return body(contentType != null ? contentType : "application/octet-stream", bytes);
-    }
-
-    @Override
-    public Context bytes(ByteBuffer buffer) {
-        if (buffer == null) {
-            throw new IllegalArgumentException("response body must not be null");
-        }
-        body(contentType != null ? contentType : "application/octet-stream", NO_BODY);
-        responseBuffer = buffer;
-        return this;
-    }
-
-    @Override
-    public Context stream(InputStream in) {
-        if (in == null) {
-            throw new IllegalArgumentException("stream must not be null");
-        }
-        closeQuietly(responseStream);
-        responseBody = NO_BODY;
-        responseText = null;
-        responseBuffer = null;
-        responseStream = in;
-        if (contentType == null) {
-            contentType = "application/octet-stream";
-        }
-        return this;
-    }
-
-    @Override
-    public Context redirect(String location, int status) {
-        if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) {
-            throw new IllegalArgumentException("not a redirect status: " + status);
-        }
-        header("Location", location);
-        status(status);
-        return body("text/plain; charset=utf-8", NO_BODY);
     }
 }

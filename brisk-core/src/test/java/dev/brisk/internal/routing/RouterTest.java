@@ -314,4 +314,16 @@ class RouterTest {
 
         assertThat(Router.paramNames("/a/{first}/b/{second}")).containsExactly("first", "second");
     }
+
+    @Test
+    void allowValuesCoverEveryPathOnce() {
+        Router r = router("/a", "/b", "/users/{id}", "/files/*");
+        r.add(route(Method.POST, "/only-post"));
+        r.add(route(Method.POST, "/users/{id}"));
+        r.add(route(Method.DELETE, "/files/*"));
+        r.add(route(Method.PUT, "/users/{id}/name"));
+        assertThat(r.allowValues()).containsExactlyInAnyOrder("GET, HEAD, OPTIONS", "POST, OPTIONS",
+                "GET, HEAD, POST, OPTIONS", "GET, HEAD, DELETE, OPTIONS", "PUT, OPTIONS");
+        assertThat(new Router().allowValues()).isEmpty();
+    }
 }

@@ -1,0 +1,36 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Handler;
+import java.util.List;
+
+/**
+ * Runs one routed exchange to its answer on the calling thread: the chain, then the after filters
+ * (each also after a failure), exception mapping for what any of them throws, the status's error page,
+ * and last the hand-back to the exchange's owner, exactly once. Immutable; any thread.
+ */
+final class ChainRunner {
+    private final Handler[] afterFilters;
+    private final ExceptionMapping failures;
+
+    ChainRunner(List<Handler> afterFilters, ExceptionMapping failures) {
+        this.afterFilters = afterFilters.toArray(Handler[]::new);
+        this.failures = failures;
+    }
+
+    void run(Exchange ex) {
+        try {
+            ex.chain().handle(ex);
+        } catch (Throwable t) {
+            failures.map(ex, t);
+        }
+        for (Handler after : afterFilters) {
+            try {
+                after.handle(ex);
+            } catch (Throwable t) {
+                failures.map(ex, t);
+            }
+        }
+        failures.errorPage(ex);
+        ex.owner().complete(ex);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Dispatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Decides where a routed exchange's chain runs: on the calling I/O thread, on a virtual thread or on
+ * the worker pool, per its route's {@link Dispatch}; a request still waiting for its
+ * {@code 100-continue} body never blocks an event loop. An executor that refuses the task answers
+ * 503. Called on the I/O thread; the executors are set once by the server at start.
+ */
+final class Dispatcher {
+    private final ChainRunner runner;
+    private volatile Executor virtualThreads;
+    private volatile Executor workers;
+
+    Dispatcher(ChainRunner runner) {
+        this.runner = runner;
+    }
+
+    void executors(Executor virtualThreads, Executor workers) {
+        this.virtualThreads = virtualThreads;
+        this.workers = workers;
+    }
+
+    /** Runs {@code ex}'s chain on its route's dispatch. */
+    void dispatch(Exchange ex) {
+        Dispatch dispatch = ex.dispatchMode();
+        if (dispatch == Dispatch.EVENT_LOOP && ex.bodyDeferred()) {
+            dispatch = Dispatch.VIRTUAL_THREADS; // it will block waiting for its body
+        }
+        switch (dispatch) {
+            case EVENT_LOOP -> runner.run(ex);
+            case VIRTUAL_THREADS -> execute(virtualThreads, ex);
+            case WORKER_POOL -> execute(workers, ex);
+        }
+    }
+
+    /** Runs {@code ex}'s chain on the calling thread, whatever its route's dispatch. */
+    void runInline(Exchange ex) {
+        runner.run(ex);
+    }
+
+    private void execute(Executor executor, Exchange ex) {
+        try {
+            executor.execute(() -> runner.run(ex));
+        } catch (RejectedExecutionException e) {
+            ex.resetResponse();
+            ex.status(503).text("Service Unavailable");
+            ex.owner().complete(ex);
+        }
+    }
+}

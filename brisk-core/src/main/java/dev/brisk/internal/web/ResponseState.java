@@ -1,0 +1,239 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Context;
+import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.http.HeaderRules;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The response half of an {@link Exchange}: status, content type, {@link ResponseHeaders} and one body
+ * (ASCII text, bytes, a shared buffer or a stream), with the {@link Context} methods that set them and
+ * the getters the connection reads back to write the answer.
+ *
+ * <p>A superclass rather than an object of its own so that a request still costs one exchange object:
+ * every request has a response, so a separate one could never be saved. The split is of code only;
+ * {@link Exchange} is the one type the rest of the server sees.
+ *
+ * <p>Threads: written by the handler's thread, read by the connection after
+ * {@link ExchangeOwner#complete} (see {@link Exchange}).
+ */
+abstract class ResponseState implements Context {
+    static final byte[] NO_BODY = new byte[0];
+    static final String TEXT = "text/plain; charset=utf-8";
+    private static final String OCTETS = "application/octet-stream";
+
+    private int status = 200;
+    private String contentType;
+    private ResponseHeaders headers; // made on the first header
+    private byte[] responseBody = NO_BODY;
+    /** An ASCII text body, encoded straight into the output (no byte[] of its own), or null. */
+    private String responseText;
+    /** A body given as a buffer (shared, never written through), or null: then {@link #responseBody}. */
+    private ByteBuffer responseBuffer;
+    private InputStream responseStream;
+
+    // ---- engine-facing ----
+
+    /** Name, value, name, value... of the response headers but {@code Content-Type}. */
+    public List<String> responseHeaders() {
+        return headers == null ? List.of() : headers;
+    }
+
+    public String responseContentType() {
+        return contentType;
+    }
+
+    /** The body's bytes: empty when it is {@link #responseText text}, a buffer, a stream, or none. */
+    public byte[] responseBody() {
+        return responseBody;
+    }
+
+    /** The body when it is ASCII text given to {@link #text}: its chars are its bytes. Else null. */
+    public String responseText() {
+        return responseText;
+    }
+
+    /** The body given as a buffer, or null when it is {@link #responseBody()} (or a stream). */
+    public ByteBuffer responseBuffer() {
+        return responseBuffer;
+    }
+
+    public InputStream responseStream() {
+        return responseStream;
+    }
+
+    /**
+     * Adds {@code X-Request-Id} with {@link #requestId()} to the response, unless the handler set that
+     * header itself. Called by the engine once the handler is done.
+     */
+    public void echoRequestId() {
+        if (responseHeader(RequestIds.HEADER) == null) {
+            addHeader(RequestIds.HEADER, requestId());
+        }
+    }
+
+    // ---- app-facing ----
+
+    /** The handler starts: headers set from now on are its own (see {@link HandlerStart}). */
+    void markHeaders() {
+        if (headers != null) {
+            headers.mark(); // none yet: a list made later starts with its mark at 0
+        }
+    }
+
+    /**
+     * Clears the response for an error answer: status, body, content type and the headers the handler
+     * set. Headers set before the handler ran (by middleware or before filters: a request id, CORS)
+     * stay, so they reach error responses too.
+     */
+    void resetResponse() {
+        status = 200;
+        contentType = null;
+        if (headers != null) {
+            headers.dropHandlerFields();
+        }
+        clearBody();
+    }
+
+    private void clearBody() {
+        responseBody = NO_BODY;
+        responseText = null;
+        responseBuffer = null;
+        Exchange.closeQuietly(responseStream);
+        responseStream = null;
+    }
+
+    /** Sets a byte body of {@code type}, replacing any other body. */
+    Context body(String type, byte[] bytes) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("response body must not be null");
+        }
+        clearBody();
+        contentType = type;
+        responseBody = bytes;
+        return this;
+    }
+
+    // ---- Context: response ----
+
+    @Override
+    public Context status(int status) {
+        if (status < 200 || status > 599) {
+            // 1xx are interim answers the server sends itself; a final status is 200-599
+            throw new IllegalArgumentException("status must be 200-599: " + status);
+        }
+        this.status = status;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Context header(String name, String value) {
+        return putHeader(name, value, true);
+    }
+
+    @Override
+    public Context addHeader(String name, String value) {
+        return putHeader(name, value, false);
+    }
+
+    private Context putHeader(String name, String value, boolean replace) {
+        HeaderRules.checkName(name);
+        HeaderRules.checkValue(value);
+        if (name.equalsIgnoreCase("Content-Type")) {
+            contentType = value; // one slot: a response has one content type
+            return this;
+        }
+        if (ResponseHeaders.isFraming(name)) {
+            throw new IllegalArgumentException(name + " is set by the server, not by handlers");
+        }
+        ResponseHeaders h = headers;
+        if (h == null) {
+            h = new ResponseHeaders();
+            headers = h;
+        }
+        if (replace) {
+            h.set(name, value);
+        } else {
+            h.add(name, value);
+        }
+        return this;
+    }
+
+    @Override
+    public String responseHeader(String name) {
+        if (name.equalsIgnoreCase("Content-Type")) {
+            return contentType;
+        }
+        return headers == null ? null : headers.first(name);
+    }
+
+    @Override
+    public Context contentType(String contentType) {
+        if (contentType != null) {
+            HeaderRules.checkValue(contentType);
+        }
+        this.contentType = contentType;
+        return this;
+    }
+
+    @Override
+    public Context text(String text) {
+        if (text != null && Ascii.isAscii(text)) {
+            body(TEXT, NO_BODY);
+            responseText = text;
+            return this;
+        }
+        return body(TEXT, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Context html(String html) {
+        return body("text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Context bytes(byte[] bytes) {
+        return body(contentType != null ? contentType : OCTETS, bytes);
+    }
+
+    @Override
+    public Context bytes(ByteBuffer buffer) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("response body must not be null");
+        }
+        body(contentType != null ? contentType : OCTETS, NO_BODY);
+        responseBuffer = buffer;
+        return this;
+    }
+
+    @Override
+    public Context stream(InputStream in) {
+        if (in == null) {
+            throw new IllegalArgumentException("stream must not be null");
+        }
+        clearBody();
+        responseStream = in;
+        if (contentType == null) {
+            contentType = OCTETS;
+        }
+        return this;
+    }
+
+    @Override
+    public Context redirect(String location, int status) {
+        if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) {
+            throw new IllegalArgumentException("not a redirect status: " + status);
+        }
+        header("Location", location);
+        status(status);
+        return body(TEXT, NO_BODY);
+    }
+}

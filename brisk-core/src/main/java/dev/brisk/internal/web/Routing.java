@@ -1,0 +1,105 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Dispatch;
+import dev.brisk.Handler;
+import dev.brisk.JsonCodec;
+import dev.brisk.Method;
+import dev.brisk.internal.routing.CompiledRoute;
+import dev.brisk.internal.routing.RouteMatch;
+import dev.brisk.internal.routing.Router;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides what runs for a request: its route's chain and dispatch, found from the raw path's bytes
+ * (exact paths first, then the parameterized ones), or one of the app's own answers: 404, 405 and
+ * automatic OPTIONS with the path's Allow list, 501 for an unknown method. The decision is recorded
+ * on the exchange, so the connection sees the route before the body is read.
+ *
+ * <p>Built at start-up (every chain included: {@code Middleware.apply} never runs per request), then
+ * immutable and shared by all I/O loops; {@link #route} runs on the I/O thread, once per request.
+ */
+final class Routing {
+    private static final byte[] ROOT = {'/'};
+    /** What the asterisk form ({@code OPTIONS *}) answers: every method the server knows. */
+    private static final String ANY_PATH_ALLOW = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS";
+
+    /** The app's answers for a path that lacks the request's method. */
+    private record Refusal(Handler methodNotAllowed, Handler options) {
+    }
+
+    private final Router router;
+    private final Handler notFound;
+    private final Handler notImplemented;
+    private final Handler anyPathOptions;
+    private final Map<String, Refusal> refusals; // by Allow value: paths with the same methods share them
+    private final JsonCodec codec;
+    private final Dispatch defaultDispatch;
+
+    /** @param router every route added: the 405 and OPTIONS chains are built for its Allow values now */
+    Routing(Router router, Chains chains, JsonCodec codec, Dispatch defaultDispatch) {
+        this.router = router;
+        this.notFound = chains.notFound();
+        this.notImplemented = chains.notImplemented();
+        this.anyPathOptions = chains.options(ANY_PATH_ALLOW);
+        Set<String> allows = router.allowValues();
+        Map<String, Refusal> r = new HashMap<>();
+        for (String allow : allows) {
+            r.put(allow, new Refusal(chains.methodNotAllowed(allow), chains.options(allow)));
+        }
+        this.refusals = Map.copyOf(r);
+        this.codec = codec;
+        this.defaultDispatch = defaultDispatch;
+    }
+
+    /** Every normal route, in the order added. */
+    List<CompiledRoute> routes() {
+        return router.routes();
+    }
+
+    /** Finds {@code ex}'s chain, route and dispatch, and records them on it. */
+    void route(Exchange ex) {
+        ex.codec(codec);
+        Method m = ex.methodEnum();
+        if (m == null) {
+            ex.routed(notImplemented, defaultDispatch);
+            return;
+        }
+        byte[] b = ex.head();
+        int from = ex.pathFrom();
+        int to = ex.pathTo();
+        if (from == to) {
+            b = ROOT; // an absolute-form target without a path means "/"
+            from = 0;
+            to = 1;
+        } else if (to - from == 1 && b[from] == '*') {
+            ex.routed(m == Method.OPTIONS ? anyPathOptions : notFound, defaultDispatch);
+            return;
+        }
+        RouteMatch match = router.findExact(b, from, to);
+        if (match == null) {
+            match = router.findDynamic(b, from, to);
+        }
+        if (match == null) {
+            ex.routed(notFound, defaultDispatch);
+            return;
+        }
+        CompiledRoute r = match.entry().route(m);
+        if (r == null && match.rawParams().length == 0) {
+            // an exact path without this method: a parameterized route may still have it
+            RouteMatch dynamic = router.findDynamic(b, from, to);
+            if (dynamic != null && dynamic.entry().route(m) != null) {
+                match = dynamic;
+                r = dynamic.entry().route(m);
+            }
+        }
+        if (r == null) {
+            Refusal refusal = refusals.get(match.entry().allow());
+            ex.routed(m == Method.OPTIONS ? refusal.options() : refusal.methodNotAllowed(), defaultDispatch);
+            return;
+        }
+        ex.routed(r, match.rawParams());
+    }
+}
