@@ -163,6 +163,10 @@ class ExampleModulePathIT {
         }
     }
 
+    private static HttpRequest get(int port, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build();
+    }
+
     @Test
     @Timeout(90)
     void exampleAppAnswersOnTheModulePath(@TempDir Path workDir) throws Exception {
@@ -204,15 +208,14 @@ class ExampleModulePathIT {
             }
             int port = Integer.parseInt(m.group(1));
 
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            HttpResponse<String> hello = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(hello.statusCode()).isEqualTo(200);
-            assertThat(hello.body()).isEqualTo("Hello, World!");
-            // Jackson, itself a module, serializing for dev.brisk.jackson
-            HttpResponse<String> json = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/json"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(json.body()).isEqualTo("{\"message\":\"Hello, World!\"}");
+            try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+                HttpResponse<String> hello = client.send(get(port, "/hello"), HttpResponse.BodyHandlers.ofString());
+                assertThat(hello.statusCode()).isEqualTo(200);
+                assertThat(hello.body()).isEqualTo("Hello, World!");
+                // Jackson, itself a module, serializing for dev.brisk.jackson
+                HttpResponse<String> json = client.send(get(port, "/json"), HttpResponse.BodyHandlers.ofString());
+                assertThat(json.body()).isEqualTo("{\"message\":\"Hello, World!\"}");
+            }
         } finally {
             app.destroy();
             if (!app.waitFor(10, TimeUnit.SECONDS)) {
