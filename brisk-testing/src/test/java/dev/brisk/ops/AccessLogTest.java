@@ -15,9 +15,11 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,6 +53,14 @@ class AccessLogTest {
             cfg.fastGet("/health", StaticResponse.text("OK"));
             more.accept(cfg);
         });
+    }
+
+    /** Whether {@code t} waits inside the access log's close(). */
+    private static boolean waitsInAccessLogClose(Thread t) {
+        Thread.State state = t.getState();
+        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getMethodName().equals("close")
+                        && f.getClassName().equals("dev.brisk.internal.ops.AccessLog"));
     }
 
     private static boolean logThreadAlive() {
@@ -201,15 +211,16 @@ class AccessLogTest {
             }
             log.awaitBlocked();
             assertThat(log.lines()).as("all still queued when close starts").isEmpty();
-            Thread.ofVirtual().start(() -> {
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                log.release();
-            });
-            s.close();
+            Thread closer = Thread.ofPlatform().name("test-closer").start(s::close);
+            // the logger is released only once close() waits for the log's thread to write the queue
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!waitsInAccessLogClose(closer) && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(waitsInAccessLogClose(closer)).as("close() waiting for the access log").isTrue();
+            log.release();
+            closer.join(10_000);
+            assertThat(closer.isAlive()).as("close() returned").isFalse();
             assertThat(log.lines()).hasSize(40);
             assertThat(log.lines().get(39)).contains("path=/users/39 ");
             assertThat(logThreadAlive()).isFalse();

@@ -124,6 +124,7 @@ class HealthTest {
             for (int i = 0; i < 100 && runs.get() == 0; i++) {
                 Thread.sleep(10);
             }
+            assertThat(runs.get()).as("the check is running").isEqualTo(1);
             assertThat(get(server, "/hello").body()).isEqualTo("hello");
             assertThat(probe).as("the probe still waits for its check").isNotDone();
 

@@ -184,6 +184,7 @@ class RequestIdTest {
             for (int i = 0; i < 500 && gate.entered.get() < 1; i++) {
                 Thread.sleep(10);
             }
+            assertThat(gate.entered.get()).as("the first request holds the only slot").isEqualTo(1);
             HttpResponse<String> shed = get(s, "/slow", "shed-1");
             assertThat(shed.statusCode()).isEqualTo(503);
             assertThat(shed.headers().allValues("X-Request-Id")).containsExactly("shed-1");

@@ -110,10 +110,19 @@ class ShutdownReadinessTest {
         assertThat(server.app().options().shutdownDelay()).isEqualTo(Duration.ZERO);
         Thread closer = Thread.ofPlatform().name("test-closer").unstarted(server.app()::close);
         try (RawConnection busy = server.raw(); RawConnection probe = server.raw()) {
-            probe.send("GET /ready HTTP/1.1\r\nHo");
-            busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"); // keeps the drain going
+            String probeHead = "GET /ready HTTP/1.1\r\nHo";
+            String slow = "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n";
+            long readBefore = server.app().metrics().bytesIn();
+            probe.send(probeHead);
+            busy.send(slow); // keeps the drain going
             assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-            Thread.sleep(100); // the probe's first bytes have been read: it is not an idle connection
+            // the probe's first bytes must have been read, or it is an idle connection the drain closes
+            long sent = readBefore + probeHead.length() + slow.length();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (server.app().metrics().bytesIn() < sent && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(server.app().metrics().bytesIn()).as("request bytes read by the server").isGreaterThanOrEqualTo(sent);
 
             closer.start();
             for (int i = 0; i < 400 && !refused(port); i++) {

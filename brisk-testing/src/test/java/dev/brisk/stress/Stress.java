@@ -20,9 +20,6 @@ import java.util.stream.Collectors;
 
 /** Shared helpers for the stress tests: bounded waits, parallel clients, limits of this machine. */
 final class Stress {
-    /** What {@code connectionCount()} reports with no client connected. */
-    static final int IDLE_CONNECTION_COUNT = 0;
-
     private Stress() {
     }
 
@@ -88,11 +85,10 @@ final class Stress {
         }
     }
 
-    /** Waits until {@code app} has no open connection (see {@link #IDLE_CONNECTION_COUNT}). */
+    /** Waits until {@code app} has no open connection. */
     static void awaitNoConnections(Brisk app, Duration timeout) {
-        boolean ok = await(timeout, () -> app.connectionCount() == IDLE_CONNECTION_COUNT);
-        assertThat(ok).as("connectionCount() back to idle (%d) within %s, still %d", IDLE_CONNECTION_COUNT,
-                timeout, app.connectionCount()).isTrue();
+        boolean ok = await(timeout, () -> app.connectionCount() == 0);
+        assertThat(ok).as("connectionCount() back to 0 within %s, still %d", timeout, app.connectionCount()).isTrue();
     }
 
     /** The open-file limit of this JVM, or -1 when unknown. */

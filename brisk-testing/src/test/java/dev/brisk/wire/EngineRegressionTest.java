@@ -126,6 +126,7 @@ class EngineRegressionTest {
     /** A client leaving during a stream whose source is idle ends the stream and frees the connection. */
     @Test
     void clientGoneDuringAnIdleStreamFreesTheConnection() throws Exception {
+        CountDownLatch sourceIdle = new CountDownLatch(1);
         CountDownLatch sourceClosed = new CountDownLatch(1);
         try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/events", ctx -> ctx.stream(new InputStream() {
             private boolean sent;
@@ -143,6 +144,7 @@ class EngineRegressionTest {
                     b[off] = 'e';
                     return 1;
                 }
+                sourceIdle.countDown();
                 try {
                     Thread.sleep(60_000); // an event source with nothing to say
                 } catch (InterruptedException e) {
@@ -158,7 +160,7 @@ class EngineRegressionTest {
         })))) {
             try (RawConnection c = t.raw()) {
                 c.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
-                Thread.sleep(200);
+                assertThat(sourceIdle.await(5, TimeUnit.SECONDS)).as("stream started, its source idle").isTrue();
             }
             assertThat(sourceClosed.await(5, TimeUnit.SECONDS)).as("stream source closed").isTrue();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

@@ -36,6 +36,7 @@ class GracefulShutdownTest {
                 ctx.text("done");
             });
         });
+        int port = t.port();
         Thread closer = new Thread(t::close, "test-closer");
         try (RawConnection busy = t.raw(); RawConnection idle = t.raw()) {
             idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -46,7 +47,9 @@ class GracefulShutdownTest {
             closer.start();
 
             assertThat(idle.closedWithin(1_000)).as("idle keep-alive connection closed at shutdown").isTrue();
-            Thread.sleep(100); // every I/O loop has seen the shutdown by now, not only the idle connection's
+            // the drain has begun for the whole server (its listener is closed), not only on the idle
+            // connection's I/O loop, before the in-flight request is answered
+            Wire.awaitRefused(port);
             release.countDown();
             RawConnection.Response r = busy.timeout(3_000).read();
             assertThat(r.status()).isEqualTo(200);

@@ -67,8 +67,10 @@ class LimitsTest {
         try (BriskTestServer t = Wire.start(engine, cfg -> cfg.get("/{p}", ctx -> ctx.text("len=" + ctx.pathParam("p").length())));
              RawConnection c = t.raw()) {
             // 8192-byte request line; the first write ends with its CR, the second starts with its LF
-            c.send("GET /" + "a".repeat(8178) + " HTTP/1.1\r");
-            Thread.sleep(150);
+            String toCr = "GET /" + "a".repeat(8178) + " HTTP/1.1\r";
+            long readBefore = t.app().metrics().bytesIn();
+            c.send(toCr);
+            Wire.awaitBytesRead(t, readBefore + toCr.length()); // so the LF arrives in a later read
             c.send("\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(200);

@@ -7,11 +7,16 @@ import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-/** Shared set-up for the wire tests: a small app and assertions about the connection's end. */
+/** Shared set-up for the wire tests: a small app, waits on the server's state, assertions about the connection's end. */
 final class Wire {
     private Wire() {
     }
@@ -57,6 +62,35 @@ final class Wire {
 
     static Consumer<BriskConfig> routes() {
         return routes(new AtomicInteger());
+    }
+
+    /**
+     * Waits (5 s at most) until the server has read {@code total} request bytes since it started: what
+     * was sent so far has arrived, so the next write reaches the server in a read of its own.
+     */
+    static void awaitBytesRead(BriskTestServer t, long total) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.app().metrics().bytesIn() < total && System.nanoTime() - deadline < 0) {
+            Thread.sleep(5);
+        }
+        assertThat(t.app().metrics().bytesIn()).as("request bytes read by the server").isGreaterThanOrEqualTo(total);
+    }
+
+    /** Waits (5 s at most) until connecting to {@code port} is refused: the server has stopped accepting. */
+    static void awaitRefused(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        boolean refused = false;
+        while (!refused && System.nanoTime() - deadline < 0) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+                Thread.sleep(5);
+            } catch (ConnectException e) {
+                refused = true;
+            } catch (IOException e) {
+                refused = true; // reset while the listener closes: gone as well
+            }
+        }
+        assertThat(refused).as("new connections to port %d refused within 5 s", port).isTrue();
     }
 
     /**
