@@ -38,7 +38,8 @@ public final class RequestParser {
     private int pathStart;
     private int pathEnd;
     private int version;
-    private final int[] fields;
+    /** Four offsets per field; starts small and grows to {@code maxHeaders} fields as a head needs them. */
+    private int[] fields;
     private int fieldCount;
     private long contentLength;
     private boolean transferEncoding;
@@ -53,12 +54,15 @@ public final class RequestParser {
     private int hostCount;
     private int headEnd;
 
+    private static final int INITIAL_FIELDS = 16;
+
     public RequestParser(int maxRequestLine, int maxHeaderSize, int maxHeaders, long maxBodySize) {
         this.maxRequestLine = maxRequestLine;
         this.maxHeaderSize = maxHeaderSize;
         this.maxHeaders = maxHeaders;
         this.maxBodySize = maxBodySize;
-        this.fields = new int[maxHeaders * 4];
+        // most heads have a handful of fields: a full-size array per connection would cost more than the rest of it
+        this.fields = new int[Math.min(maxHeaders, INITIAL_FIELDS) * 4];
         reset();
     }
 
@@ -249,6 +253,9 @@ public final class RequestParser {
             }
         }
         int f = fieldCount * 4;
+        if (f == fields.length) {
+            fields = java.util.Arrays.copyOf(fields, Math.min(fields.length * 2, maxHeaders * 4));
+        }
         fields[f] = from - start;
         fields[f + 1] = nameEnd - start;
         fields[f + 2] = vs - start;
@@ -486,6 +493,7 @@ public final class RequestParser {
     public int version() { return version; }
     public int fieldCount() { return fieldCount; }
     /** Field i's name start, name end, value start, value end at {@code [4i .. 4i+3]}. */
+    /** The field offsets of the last head; the array may be replaced by a later, larger head. */
     public int[] fields() { return fields; }
     /** The Content-Length, or -1 when absent. */
     public long contentLength() { return contentLength; }

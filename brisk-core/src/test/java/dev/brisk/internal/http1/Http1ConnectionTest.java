@@ -379,10 +379,15 @@ class Http1ConnectionTest {
 
     @Test
     void drainClosesAnIdleConnectionAndMakesABusyOneItsLastAnswer() {
-        start(cfg -> cfg.route(Method.GET, "/hello", ctx -> ctx.text("Hello")).dispatch(Dispatch.WORKER_POOL));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        start(cfg -> cfg.route(Method.GET, "/hello", ctx -> {
+            release.await();
+            ctx.text("Hello");
+        }).dispatch(Dispatch.WORKER_POOL));
         wire.feed(GET_HELLO).turn();
-        conn.drain(); // busy: the handler runs on another thread
+        conn.drain(); // busy: the handler waits on another thread
         assertThat(wire.closed).isFalse();
+        release.countDown();
         wire.turnUntil(() -> wire.output().endsWith("Hello"));
         assertThat(wire.output()).contains("Connection: close");
 
