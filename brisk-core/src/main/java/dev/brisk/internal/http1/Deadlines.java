@@ -4,8 +4,8 @@ import dev.brisk.ServerOptions;
 import dev.brisk.internal.transport.Wire;
 
 /**
- * The one deadline a connection waits on at a time (header read, body read, idle, queue, linger), on
- * the wire's clock, told to the wire as it changes. The write deadline is {@link Output}'s. The
+ * The one deadline a connection waits on at a time (header read, body read, idle, queue), on the
+ * wire's clock, told to the wire as it changes. The write deadline is {@link Output}'s. The
  * timeouts are read from the options once: {@code Duration.toNanos} per request is measurable.
  *
  * <p>The header-read deadline is absolute: it starts with a request's first byte (or at accept) and
@@ -61,12 +61,7 @@ final class Deadlines {
 
     /** Waiting in the admission queue. */
     void queued() {
-        set(System.nanoTime() + queueNanos);
-    }
-
-    /** Lingering for at most {@code nanos}. */
-    void linger(long nanos) {
-        set(System.nanoTime() + nanos);
+        set(wire.clock() + queueNanos);
     }
 
     /** A handler has the request: its time is not limited here. */

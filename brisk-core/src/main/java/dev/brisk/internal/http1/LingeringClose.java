@@ -53,7 +53,7 @@ final class LingeringClose implements Protocol {
             return;
         }
         shared.lingerStarted();
-        l.deadline = System.nanoTime() + NANOS;
+        l.deadline = wire.clock() + NANOS;
         wire.deadline(l.deadline);
         wire.writeInterest(false);
         wire.readInterest(true);
