@@ -452,9 +452,16 @@ final class Http1Connection implements Protocol {
         // HANDLING: the handler's time is not limited here
     }
 
-    /** Graceful shutdown: close now if idle, else after the current response. */
+    /**
+     * Graceful shutdown: close now if idle, else after the current response. A request whose bytes have
+     * arrived but not been read yet is not idle: what the wire has is read first (a blocking loop reads
+     * only briefly here), so such a request is answered, with {@code Connection: close}, not reset.
+     */
     @Override
     public void drain() {
+        if (idle()) {
+            onReadable();
+        }
         if (idle()) {
             close();
         } else {

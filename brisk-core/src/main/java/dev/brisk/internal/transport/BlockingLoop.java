@@ -35,6 +35,8 @@ final class BlockingLoop implements Wire, Runnable {
     private static final int FIRST_READ = 1024;
     /** How often a connection busy elsewhere checks whether its peer is still there. */
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
+    /** How long a drain leaves an idle read before ending it (see {@link #drain}). */
+    private static final long DRAIN_SLACK_MILLIS = 50;
 
     private final BlockingEngine engine;
     private final SocketChannel ch;
@@ -46,9 +48,11 @@ final class BlockingLoop implements Wire, Runnable {
     private boolean readInterest = true;
     private long deadline;
     private boolean hasDeadline;
-    private boolean closed;
+    private volatile boolean closed;
     /** Blocked reading between messages: shutting the input down then ends the connection cleanly. */
     private volatile boolean idleRead;
+    /** Idle reads begun so far: tells a drain whether the idle read it saw is still the same one. */
+    private volatile long idleReads;
     /** When the write in progress last made progress (0: not writing); the engine's watchdog reads it. */
     private volatile long writingSince;
     private volatile boolean writeTimedOut;
@@ -98,9 +102,10 @@ final class BlockingLoop implements Wire, Runnable {
                 }
                 if (p.idle()) {
                     if (engine.host.draining()) {
-                        p.drain();
+                        drainNow(p);
                         continue;
                     }
+                    idleReads++; // only this thread writes it
                     idleRead = true;
                     if (!tasks.isEmpty()) { // a drain may have looked at idleRead before it was set
                         idleRead = false;
@@ -133,6 +138,15 @@ final class BlockingLoop implements Wire, Runnable {
                     }
                 }
             }
+        }
+    }
+
+    private void drainNow(Protocol p) {
+        probing = true; // a read in the drain only looks for bytes already here
+        try {
+            p.drain();
+        } finally {
+            probing = false;
         }
     }
 
@@ -324,15 +338,25 @@ final class BlockingLoop implements Wire, Runnable {
     void drain() {
         execute(() -> {
             if (!protocol.isClosed()) {
-                protocol.drain();
+                drainNow(protocol);
             }
         });
         if (idleRead) {
-            try {
-                ch.shutdownInput(); // the blocked read sees the end of the stream
-            } catch (IOException ignored) {
-                // closed already
-            }
+            // Ends the blocked read, but not at once: a request's bytes may have just arrived, with this
+            // thread not yet scheduled to take them, and once the input is shut the JDK reports the end of
+            // the stream at the next read (the request would be cut off). Only a read still blocked a
+            // moment later, the same one, is ended.
+            long read = idleReads;
+            Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(DRAIN_SLACK_MILLIS);
+                    if (idleRead && idleReads == read && !closed) {
+                        ch.shutdownInput(); // the blocked read sees the end of the stream
+                    }
+                } catch (IOException | InterruptedException ignored) {
+                    // closed already, or stopping anyway
+                }
+            });
         }
     }
 
