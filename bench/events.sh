@@ -135,6 +135,6 @@ done
              printf "Server CPU per request (wrk runs): /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"
   echo
   echo "Polls during the runs (fetch + parse + store + publish, wall time):"
-  grep -ho "poll stored .*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20
+  grep -ho "poll [0-9]*: .*changed events stored.*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20
 } | tee "$OUT/report.md"
 echo "bench events: results in $OUT"

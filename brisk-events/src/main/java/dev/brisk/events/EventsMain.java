@@ -12,6 +12,7 @@ public final class EventsMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        ConsoleLogs.oneLine();
         EventsConfig config;
         try {
             config = EventsConfig.load();
