@@ -3,32 +3,43 @@
 # blocking + platform threads, on the example app: hello, a CPU-bound handler, connection churn, a handler
 # that sleeps 20 ms under 1,000 connections; memory per idle keep-alive connection; the first seconds of a
 # fresh server. Called by ./brisk bench --engines (which sets JAVA and builds first). See README "Benchmarks".
-# Options: --quick, --rounds N, --duration S (per measurement), --warmup S (per workload and server start),
-#          --configs a,b (of nio-event-loop,nio-virtual-threads,blocking-virtual,blocking-platform),
-#          --cpu-work N (units of /cpu, about 2.85 us each), --idle N (idle connections)
+#
+# Usage: ./brisk bench --engines [--quick] [--rounds N] [--duration S] [--warmup S] [--configs a,b]
+#                                [--cpu-work N] [--idle N]
+#   --quick     a short check: 1 round of 4 s per measurement
+#   --rounds    rounds (default 3)
+#   --duration  seconds per measurement (default 10)
+#   --warmup    seconds of warm-up per workload and server start (default 5)
+#   --configs   of nio-event-loop,nio-virtual-threads,blocking-virtual,blocking-platform (default: all)
+#   --cpu-work  units of /cpu work per request, about 2.85 us each (default 200)
+#   --idle      idle keep-alive connections for the memory measurement (default 10000)
+# Output: bench/results/<timestamp>-engines/.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-: "${JAVA:?JAVA must point to a JDK 21+ java}"
 source bench/lib.sh
-JDK_BIN="$(dirname "$JAVA")"
+BENCH_MODE='bench --engines'
 
 ARGS="$*"
 QUICK=0 ROUNDS="" DURATION="" WARMUP="" CONFIGS="" CPU_WORK=200 IDLE_N=10000
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --duration) DURATION="$2"; shift ;;
-    --warmup) WARMUP="$2"; shift ;;
-    --configs) CONFIGS="$2"; shift ;;
-    --cpu-work) CPU_WORK="$2"; shift ;;
-    --idle) IDLE_N="$2"; shift ;;
-    *) echo "bench engines: unknown option $1" >&2; exit 2 ;;
+    --rounds) need_value "$@"; ROUNDS="$2"; shift ;;
+    --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --warmup) need_value "$@"; WARMUP="$2"; shift ;;
+    --configs) need_value "$@"; CONFIGS="$2"; shift ;;
+    --cpu-work) need_value "$@"; CPU_WORK="$2"; shift ;;
+    --idle) need_value "$@"; IDLE_N="$2"; shift ;;
+    -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
+checked_args_only && exit 0
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
+JDK_BIN="$(dirname "$JAVA")"
 if [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=1}" "${DURATION:=4}" "${WARMUP:=2}"; IDLE_OPEN=20
 else

@@ -2,13 +2,19 @@
 # The event service's performance target, measured: /search over a large stored catalogue against
 # /hello of the same server (the example app), with polls of the full feed running during the load.
 # Called by ./brisk bench --events (which sets JAVA and builds first). See README "Event search".
-# Options: --events N --zones N --duration S --rounds N --churn ISO-8601 (PT0S: a stable catalogue)
+#
+# Usage: ./brisk bench --events [--events N] [--zones N] [--duration S] [--rounds N] [--churn PT10S]
+#   --events    events in the provider's catalogue (default 10000)
+#   --zones     zones per event (default 100)
+#   --duration  seconds measured per run (default 20)
+#   --rounds    rounds of /search and /hello, alternated (default 2)
+#   --churn     how often the provider's catalogue changes, ISO-8601 (default PT10S; PT0S: never)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-: "${JAVA:?JAVA must point to a JDK 21+ java}"
 source bench/lib.sh
+BENCH_MODE='bench --events'
 
 EVENTS=10000
 ZONES=100
@@ -17,15 +23,18 @@ ROUNDS=2
 CHURN=PT10S
 while [ $# -gt 0 ]; do
   case "$1" in
-    --events) EVENTS="$2"; shift ;;
-    --zones) ZONES="$2"; shift ;;
-    --duration) DURATION="$2"; shift ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --churn) CHURN="$2"; shift ;; # how often the provider's catalogue changes (ISO-8601), or PT0S for never
-    *) echo "bench events: unknown option $1" >&2; exit 2 ;;
+    --events) need_value "$@"; EVENTS="$2"; shift ;;
+    --zones) need_value "$@"; ZONES="$2"; shift ;;
+    --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --rounds) need_value "$@"; ROUNDS="$2"; shift ;;
+    --churn) need_value "$@"; CHURN="$2"; shift ;; # how often the provider's catalogue changes (ISO-8601), or PT0S for never
+    -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
+checked_args_only && exit 0
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
 require_tool wrk wrk
 require_tool h2load nghttp2-client
 
@@ -126,6 +135,6 @@ done
              printf "Server CPU per request (wrk runs): /search %.1f µs, with gzip %.1f µs, /hello %.1f µs: by server capacity, /search is %.2fx /hello (%.2fx with gzip)\n", cs, cg, ch, ch / cs, ch / cg }' "$OUT/results.txt"
   echo
   echo "Polls during the runs (fetch + parse + store + publish, wall time):"
-  grep -ho "poll stored .*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20
+  grep -ho "poll [0-9]*: .*changed events stored.*" "$OUT"/service-*.log | sed 's/^/- /' | head -n 20
 } | tee "$OUT/report.md"
 echo "bench events: results in $OUT"

@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
 # The side-by-side load harness: every server, every scenario, alternated round by round.
 # Called by ./brisk bench (which sets JAVA and builds first). See README "Benchmarks".
+#
+# Usage: ./brisk bench [--quick] [--servers a,b] [--scenarios x,y] [--rounds N] [--duration S]
+#                      [--baseline REV | --baseline-dir DIR]
+#   --quick         about 15 minutes: 2 rounds x 4 s of hello,json,users,echo,health,hello-rate
+#                   (the full run: about 70 minutes)
+#   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
+#   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
+#                   hello-rate; default: all)
+#   --rounds        rounds; each runs every server on every scenario (default 2)
+#   --duration      seconds measured per run (default 10)
+#   --baseline      this tree against commit REV: servers named baseline/<name> run <name> built at REV
+#                   (once, in .brisk/baseline-<sha>); defaults brisk-event-loop and baseline/brisk-event-loop,
+#                   hello,users,echo,pipelined,churn, 3 rounds x 8 s; the report says which differences
+#                   exceed the round-to-round spread
+#   --baseline-dir  as --baseline, from a tree whose brisk-bench is already built
+#   --smoke         for ./brisk test: two servers and the baseline path, one short scenario, not timed
+# Output: bench/results/<timestamp>/ (report.md, results.csv, charts, environment.txt, raw/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-: "${JAVA:?JAVA must point to a JDK 21+ java}"
 source bench/lib.sh
+BENCH_MODE='bench'
 
 ARGS="$*"
 QUICK=0
@@ -21,16 +38,22 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
     --smoke) SMOKE=1 ;; # for ./brisk test: two servers and the baseline path, one short scenario, not timed
-    --servers) SERVERS="$2"; shift ;;
-    --scenarios) SCENARIOS="$2"; shift ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --duration) DURATION="$2"; shift ;;
-    --baseline) BASELINE_REV="$2"; shift ;;     # servers named baseline/<name> run from REV's build
-    --baseline-dir) BASELINE_DIR="$2"; shift ;; # ... or from a tree whose brisk-bench is already built
-    *) echo "bench: unknown option $1" >&2; exit 2 ;;
+    --servers) need_value "$@"; SERVERS="$2"; shift ;;
+    --scenarios) need_value "$@"; SCENARIOS="$2"; shift ;;
+    --rounds) need_value "$@"; ROUNDS="$2"; shift ;;
+    --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --baseline) need_value "$@"; BASELINE_REV="$2"; shift ;;     # servers named baseline/<name> run from REV's build
+    --baseline-dir) need_value "$@"; BASELINE_DIR="$2"; shift ;; # ... or from a tree whose brisk-bench is already built
+    -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
+if [ -n "$BASELINE_REV" ] && [ -n "$BASELINE_DIR" ]; then
+  bench_usage_error "--baseline and --baseline-dir exclude each other"
+fi
+checked_args_only && exit 0
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
 
 # name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)
 # hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
@@ -47,9 +70,6 @@ pipelined|/hello|GET|0|50|16|0
 hello-c1000|/hello|GET|0|1000|1|0
 hello-rate|/hello|GET|0|50|1|0|$RATE"
 
-if [ -n "$BASELINE_REV" ] && [ -n "$BASELINE_DIR" ]; then
-  echo "bench: --baseline and --baseline-dir exclude each other" >&2; exit 2
-fi
 if [ "$SMOKE" = 1 ]; then
   # the baseline path without a second build (CI time): the current build stands in for the other commit
   if [ -z "$BASELINE_REV$BASELINE_DIR" ]; then BASELINE_DIR="$ROOT"; fi

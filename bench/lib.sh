@@ -1,6 +1,26 @@
 # Shared by the bench scripts (harness.sh, overload.sh, metrics-cost.sh, engines.sh): sourced, never run.
 # Pinning, the JVM flags every server gets, tools installed when missing, CPU time from /proc.
 
+# Usage mistakes, as the launcher reports them: one line on stderr, exit 2. BENCH_MODE is set by the
+# script ("bench", "bench --events", ...).
+bench_usage_error() {
+  printf "brisk: %s for '%s'; see ./brisk %s --help\n" "$1" "$BENCH_MODE" "$BENCH_MODE" >&2
+  exit 2
+}
+
+# need_value OPTION [NEXT...]: the option's value must follow it (set -u would otherwise stop the script
+# with an unbound-variable message).
+need_value() {
+  [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || bench_usage_error "$1 needs a value"
+}
+
+# print_usage SCRIPT: the script's header comment (line 2 up to 'set -euo pipefail'), as its --help.
+print_usage() { sed -n '2,/^set -euo/p' "$1" | sed '$d; s/^# \{0,1\}//'; }
+
+# The launcher runs each script with BRISK_CHECK_ARGS=1 first, so that a usage mistake is reported
+# before it builds: the script stops right after parsing its options.
+checked_args_only() { [ -n "${BRISK_CHECK_ARGS:-}" ]; }
+
 # every JVM server in every bench script gets these (README "Benchmarks", method)
 BENCH_JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch)
 

@@ -16,8 +16,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-: "${JAVA:?JAVA must point to a JDK 21+ java}"
 source bench/lib.sh
+BENCH_MODE='bench --metrics-cost'
 
 ARGS="$*"
 ROUNDS=3
@@ -27,14 +27,16 @@ QUICK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --duration) DURATION="$2"; shift ;;
-    --warmup) WARMUP="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench metrics-cost: unknown option $1 (--help lists them)" >&2; exit 2 ;;
+    --rounds) need_value "$@"; ROUNDS="$2"; shift ;;
+    --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --warmup) need_value "$@"; WARMUP="$2"; shift ;;
+    -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
+checked_args_only && exit 0
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
 if [ "$QUICK" = 1 ]; then : "${DURATION:=4}" "${WARMUP:=3}"; else : "${DURATION:=10}" "${WARMUP:=5}"; fi
 TARGET_PCT=2
 

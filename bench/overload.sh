@@ -25,8 +25,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-: "${JAVA:?JAVA must point to a JDK 21+ java}"
 source bench/lib.sh
+BENCH_MODE='bench --overload'
 
 ARGS="$*"
 QUICK=0
@@ -38,16 +38,18 @@ CONFIGS=none,fixed,adaptive
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
-    --duration) DURATION="$2"; shift ;;
-    --work) WORK="$2"; shift ;;
-    --clients) CLIENTS="$2"; shift ;;
-    --factor) FACTOR="$2"; shift ;;
-    --configs) CONFIGS="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench overload: unknown option $1 (--help lists them)" >&2; exit 2 ;;
+    --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --work) need_value "$@"; WORK="$2"; shift ;;
+    --clients) need_value "$@"; CLIENTS="$2"; shift ;;
+    --factor) need_value "$@"; FACTOR="$2"; shift ;;
+    --configs) need_value "$@"; CONFIGS="$2"; shift ;;
+    -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
+checked_args_only && exit 0
+: "${JAVA:?JAVA must point to a JDK 21+ java}"
 if [ "$QUICK" = 1 ]; then
   : "${DURATION:=10}"; PEAK_SECS=5; WARMUP=3; UNLOADED_SECS=3
 else

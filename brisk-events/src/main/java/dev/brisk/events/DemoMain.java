@@ -26,6 +26,7 @@ public final class DemoMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        ConsoleLogs.oneLine();
         Map<String, String> env = new HashMap<>(DEMO_SIMULATOR);
         env.putAll(System.getenv());
         ProviderSimulator sim;

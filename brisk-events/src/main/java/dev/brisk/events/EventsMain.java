@@ -12,6 +12,7 @@ public final class EventsMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        ConsoleLogs.oneLine();
         EventsConfig config;
         try {
             config = EventsConfig.load();
@@ -41,6 +42,7 @@ public final class EventsMain {
             System.out.println("Metrics: http://localhost:" + service.metricsPort() + "/metrics");
         }
         System.out.println("Try:");
+        System.out.println("  curl " + base + "/          (the service's routes)");
         System.out.println("  curl '" + base + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-02-01T00:00:00Z'");
         System.out.println("  curl '" + base + "/search?starts_at=2021-06-01T00:00:00'");
         System.out.println("  curl '" + base + "/search?ends_at=2021-01-15T00:00:00Z'");

@@ -24,12 +24,26 @@ import java.util.function.Consumer;
  * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
  * the search API on the main port and Prometheus metrics on the metrics port.
  *
- * <p>Routes: {@code GET /search?starts_at=&ends_at=}, and from {@code cfg.health}: {@code GET /health}
- * (live) and {@code GET /ready} (200 once the stored events are loaded and until shutdown begins, else 503).
+ * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=}, and from
+ * {@code cfg.health}: {@code GET /health} (live) and {@code GET /ready} (200 once the stored events are
+ * loaded and until shutdown begins, else 503).
  */
 public final class EventsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventsService.class.getName());
     private static final String JSON = "application/json";
+    /**
+     * {@code GET /}: what a first request to the service should learn, each route with its method and one
+     * line on what it does. Fixed text, so encoded once.
+     */
+    static final byte[] ROUTES = """
+            {"service":"Brisk event search","routes":[\
+            {"method":"GET","path":"/","description":"this list of routes"},\
+            {"method":"GET","path":"/search","description":"events that overlap starts_at..ends_at \
+            (ISO-8601 date-times, both optional), sorted by start"},\
+            {"method":"GET","path":"/health","description":"liveness: 200 while the process serves"},\
+            {"method":"GET","path":"/ready","description":"readiness: 200 once the stored events are loaded, \
+            503 before and while stopping"}]}"""
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final EventsConfig config;
     private final EventStore store;
@@ -111,6 +125,7 @@ public final class EventsService implements AutoCloseable {
         cfg.use(metrics.requests());
         // the server listens before the stored events are loaded: not ready until they are
         cfg.health(h -> h.startNotReady());
+        cfg.get("/", ctx -> ctx.contentType(JSON).bytes(ROUTES)).dispatch(Dispatch.EVENT_LOOP);
         // pure memory and bounded work: answered on the I/O thread, no hand-off
         cfg.get("/search", ctx -> {
             if (!catalog.loaded()) {

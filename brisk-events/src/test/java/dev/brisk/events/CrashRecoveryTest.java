@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * poll and never corrupts the SQLite store.
  */
 class CrashRecoveryTest {
-    private static final Pattern STORED = Pattern.compile("poll stored .* ([0-9,]+) searchable");
+    private static final Pattern STORED = Pattern.compile("changed events stored in .* ([0-9,]+) searchable");
 
     @TempDir
     Path dir;

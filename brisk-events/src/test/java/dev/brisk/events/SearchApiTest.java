@@ -145,6 +145,24 @@ class SearchApiTest {
     }
 
     @Test
+    void theRootListsTheRoutes() throws Exception {
+        HttpResponse<String> r = get("/");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).startsWith("{\"service\":\"Brisk event search\",\"routes\":[")
+                .contains("{\"method\":\"GET\",\"path\":\"/\",\"description\":\"this list of routes\"}")
+                .contains("{\"method\":\"GET\",\"path\":\"/search\",\"description\":\"events that overlap starts_at..ends_at")
+                .contains("\"path\":\"/health\"", "\"path\":\"/ready\"").endsWith("}]}");
+        // every route listed answers, and nothing but a route is listed
+        for (String path : r.body().split("\"path\":\"")) {
+            if (path.startsWith("/")) {
+                assertThat(get(path.substring(0, path.indexOf('"'))).statusCode()).as(path).isEqualTo(200);
+            }
+        }
+        assertThat(r.body().split("\"path\":").length - 1).isEqualTo(4);
+    }
+
+    @Test
     void unknownPathsAndMethodsKeepTheErrorShape() throws Exception {
         HttpResponse<String> r = get("/nothing-here");
         assertThat(r.statusCode()).isEqualTo(404);

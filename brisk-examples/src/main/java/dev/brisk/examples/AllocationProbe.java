@@ -102,8 +102,23 @@ public final class AllocationProbe {
         return 0;
     }
 
+    /** The request count argument; anything but a positive int is a usage error (one line, exit 2), not a stack trace. */
+    private static int requests(String arg) {
+        try {
+            int n = Integer.parseInt(arg);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        System.err.println("brisk alloc: N must be a whole number of requests from 1 to " + Integer.MAX_VALUE + ", got '" + arg + "'");
+        System.exit(2);
+        return 0;
+    }
+
     public static void main(String[] args) throws IOException {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        int n = args.length > 0 ? requests(args[0]) : 200_000;
         String body = "x".repeat(1024);
         String[][] scenarios = {
             {"fast-static GET /health", "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"},

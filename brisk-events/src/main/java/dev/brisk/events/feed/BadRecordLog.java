@@ -5,8 +5,9 @@ import java.lang.System.Logger.Level;
 import java.util.Map;
 
 /**
- * Logs one document's bad records: the first few in full, then only a summary line at the end, so a
- * feed with thousands of bad records does not flood the log.
+ * Logs one document's bad records at DEBUG (java.util.logging FINE): the first few in full, then only a
+ * summary line at the end, so a feed with thousands of bad records does not flood even a debug log. The
+ * poller's one line per poll (INFO) carries the counts by reason.
  */
 final class BadRecordLog {
     /** Bad records per document logged one by one. */
@@ -28,16 +29,19 @@ final class BadRecordLog {
             suppressed++;
             return;
         }
+        if (!log.isLoggable(Level.DEBUG)) {
+            return; // the usual case: no line is built for a level nobody reads
+        }
         logged++;
         // concatenated, not a MessageFormat pattern: values may hold quotes and braces
-        log.log(Level.WARNING, "feed record skipped (" + reason + "): " + dialect.baseId + "=" + printable(baseId)
+        log.log(Level.DEBUG, "feed record skipped (" + reason + "): " + dialect.baseId + "=" + printable(baseId)
                 + " " + dialect.recordId + "=" + printable(recordId) + " at line " + line + ": " + detail);
     }
 
     /** The summary line, if records were left out of the log. */
     void finish(int skipped, Map<SkipReason, Integer> byReason) {
         if (suppressed > 0) {
-            log.log(Level.WARNING, "feed: " + skipped + " bad records skipped in all, " + suppressed
+            log.log(Level.DEBUG, "feed: " + skipped + " bad records skipped in all, " + suppressed
                     + " of them not logged individually; by reason: " + byReason);
         }
     }

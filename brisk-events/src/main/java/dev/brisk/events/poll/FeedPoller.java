@@ -4,6 +4,7 @@ import dev.brisk.events.Event;
 import dev.brisk.events.feed.FeedFormatException;
 import dev.brisk.events.feed.FeedParser;
 import dev.brisk.events.feed.FeedResult;
+import dev.brisk.events.feed.SkipReason;
 import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.store.EventStore;
 import dev.brisk.events.store.StoreException;
@@ -17,6 +18,8 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -61,6 +64,7 @@ public final class FeedPoller implements AutoCloseable {
     private String lastModified;
     private volatile Instant lastSuccess;
     private int failuresInARow;
+    private long polls;
     // its own lock, not the monitor: close() must be able to interrupt a poll in progress
     private final java.util.concurrent.locks.ReentrantLock pollLock = new java.util.concurrent.locks.ReentrantLock();
 
@@ -131,25 +135,59 @@ public final class FeedPoller implements AutoCloseable {
             LOG.log(System.Logger.Level.ERROR, "poll failed unexpectedly", e);
             outcome = PollOutcome.failed("unexpected", e.toString(), System.nanoTime() - t0);
         }
+        polls++;
         if (outcome.ok()) {
             lastSuccess = Instant.now();
             failuresInARow = 0;
-            if (outcome.result() == PollOutcome.Result.UPDATED) {
-                LOG.log(System.Logger.Level.INFO, "poll stored {0} changed events ({1} records, {2} skipped, {3} not online) in {4} ms; {5} searchable",
-                        outcome.changed(), outcome.records(), outcome.skipped(), outcome.notOnline(),
-                        outcome.nanos() / 1_000_000, catalog.current().size());
-            }
         } else {
             failuresInARow++;
-            LOG.log(System.Logger.Level.WARNING, "poll of {0} failed ({1} in a row): {2}: {3}",
-                    options.url(), failuresInARow, outcome.reason(), outcome.error());
         }
+        // one line per poll, whatever the feed held: bad records are counted here by reason, and
+        // described one by one only at DEBUG (dev.brisk.events.feed), so they never flood the log
+        LOG.log(outcome.ok() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, summary(polls, outcome));
         try {
             listener.polled(outcome);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "poll listener failed", e);
         }
         return outcome;
+    }
+
+    /**
+     * The poll's log line, e.g. {@code poll 3: 9,874 records, 126 skipped (missing attribute 40, bad date 86),
+     * 12 not online; 230 changed events stored in 85 ms; 9,736 searchable}.
+     */
+    String summary(long poll, PollOutcome o) {
+        String head = "poll " + poll + ": ";
+        long ms = o.nanos() / 1_000_000;
+        return switch (o.result()) {
+            case FAILED -> head + "failed (" + failuresInARow + " in a row) after " + ms + " ms: " + o.reason() + ": " + o.error()
+                    + " (" + options.url() + ")";
+            case NOT_MODIFIED -> head + "not modified since the last feed (" + ms + " ms)";
+            case UPDATED, UNCHANGED -> head + count(o.records()) + " records, " + count(o.skipped()) + " skipped"
+                    + byReason(o.skipReasons()) + ", " + count(o.notOnline()) + " not online; "
+                    + (o.changed() == 0 ? "nothing changed" : count(o.changed()) + " changed events stored")
+                    + " in " + ms + " ms; " + count(catalog.current().size()) + " searchable";
+        };
+    }
+
+    private static String byReason(Map<SkipReason, Integer> reasons) {
+        if (reasons.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(" (");
+        for (SkipReason r : SkipReason.values()) { // enum order: the same order in every line
+            Integer n = reasons.get(r);
+            if (n != null) {
+                b.append(b.length() > 2 ? ", " : "").append(r.name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                        .append(' ').append(count(n));
+            }
+        }
+        return b.append(')').toString();
+    }
+
+    private static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
     }
 
     private PollOutcome fetchAndApply(long t0) throws IOException, InterruptedException, FeedFormatException {
@@ -167,7 +205,7 @@ public final class FeedPoller implements AutoCloseable {
         int status = response.statusCode();
         if (status == 304) {
             response.body().close();
-            return new PollOutcome(PollOutcome.Result.NOT_MODIFIED, 0, 0, 0, 0, System.nanoTime() - t0, null, null);
+            return new PollOutcome(PollOutcome.Result.NOT_MODIFIED, 0, 0, 0, 0, System.nanoTime() - t0, null, null, Map.of());
         }
         if (status != 200) {
             response.body().close();
@@ -198,7 +236,8 @@ public final class FeedPoller implements AutoCloseable {
         etag = response.headers().firstValue("ETag").orElse(null);
         lastModified = response.headers().firstValue("Last-Modified").orElse(null);
         return new PollOutcome(changed.isEmpty() ? PollOutcome.Result.UNCHANGED : PollOutcome.Result.UPDATED,
-                feed.records(), feed.skipped(), feed.notOnline(), changed.size(), System.nanoTime() - t0, null, null);
+                feed.records(), feed.skipped(), feed.notOnline(), changed.size(), System.nanoTime() - t0, null, null,
+                feed.skipReasons());
     }
 
     private static InputStream decoded(InputStream body, HttpResponse<?> response) throws IOException {

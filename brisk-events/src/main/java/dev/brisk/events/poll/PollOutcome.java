@@ -1,5 +1,8 @@
 package dev.brisk.events.poll;
 
+import dev.brisk.events.feed.SkipReason;
+import java.util.Map;
+
 /**
  * What one poll did.
  *
@@ -12,9 +15,14 @@ package dev.brisk.events.poll;
  * @param reason   a short, bounded failure kind for metrics ({@code timeout}, {@code io}, {@code status},
  *                 {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
  * @param error    why it failed, in words, or null
+ * @param skipReasons the skipped records by reason (reasons with none left out)
  */
 public record PollOutcome(Result result, int records, int skipped, int notOnline, int changed, long nanos,
-                          String reason, String error) {
+                          String reason, String error, Map<SkipReason, Integer> skipReasons) {
+    public PollOutcome {
+        skipReasons = Map.copyOf(skipReasons);
+    }
+
     /** How a poll ended. */
     public enum Result {
         /** The feed was read and changed events were stored and published. */
@@ -32,6 +40,6 @@ public record PollOutcome(Result result, int records, int skipped, int notOnline
     }
 
     static PollOutcome failed(String reason, String error, long nanos) {
-        return new PollOutcome(Result.FAILED, 0, 0, 0, 0, nanos, reason, error);
+        return new PollOutcome(Result.FAILED, 0, 0, 0, 0, nanos, reason, error, Map.of());
     }
 }

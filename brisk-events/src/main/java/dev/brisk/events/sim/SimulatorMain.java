@@ -1,5 +1,6 @@
 package dev.brisk.events.sim;
 
+import dev.brisk.events.ConsoleLogs;
 import java.util.Locale;
 
 /**
@@ -11,6 +12,7 @@ public final class SimulatorMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        ConsoleLogs.oneLine();
         SimulatorOptions o = SimulatorOptions.fromEnvironment();
         ProviderSimulator sim = ProviderSimulator.start(o).closeOnShutdown();
         System.out.println("Provider simulator: " + sim.feedUrl());

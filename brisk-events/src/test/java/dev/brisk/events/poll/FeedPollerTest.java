@@ -16,6 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPOutputStream;
@@ -59,7 +63,17 @@ class FeedPollerTest {
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+
+    /** Four bad records of three kinds: two impossible dates, a missing plan_id, a price that is no number. */
+    private static final String BAD_RECORDS = """
+            <base_plan base_plan_id="500" sell_mode="online" title="Bad records">
+              <plan plan_id="1" plan_start_date="2021-02-30T21:00:00" plan_end_date="2021-03-01T22:00:00"><zone price="1"/></plan>
+              <plan plan_id="2" plan_start_date="2021-13-01T21:00:00" plan_end_date="2021-03-01T22:00:00"><zone price="1"/></plan>
+              <plan plan_start_date="2021-03-01T21:00:00" plan_end_date="2021-03-01T22:00:00"><zone price="1"/></plan>
+              <plan plan_id="4" plan_start_date="2021-03-01T21:00:00" plan_end_date="2021-03-01T22:00:00"><zone price="abc"/></plan>
+            </base_plan>
+            """;
 
     private static final String LAST_MODIFIED = "Tue, 01 Jun 2021 10:00:00 GMT";
 
@@ -89,6 +103,7 @@ class FeedPollerTest {
                     }
                     ctx.header("ETag", "\"v1\"").contentType("application/xml").text(FEED);
                 }
+                case BAD_RECORDS -> ctx.contentType("application/xml").text(FEED.replace("</output>", BAD_RECORDS + "</output>"));
                 case NOW_OFFLINE -> ctx.contentType("application/xml").text(FEED
                         .replace("base_plan_id=\"291\" sell_mode=\"online\" title=\"Camela en concierto\"",
                                 "base_plan_id=\"291\" sell_mode=\"offline\" title=\"Camela (box office only)\"")
@@ -239,5 +254,60 @@ class FeedPollerTest {
         } finally {
             dead.close();
         }
+    }
+
+    @Test
+    void logsOneSummaryLinePerPollWithTheSkippedRecordsByKind() {
+        // the service's loggers as the demo has them (System.Logger over java.util.logging), every level kept
+        Logger events = Logger.getLogger("dev.brisk.events");
+        Level before = events.getLevel();
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        capture.setLevel(Level.ALL);
+        events.setLevel(Level.ALL);
+        events.addHandler(capture);
+        try {
+            script.set(Script.BAD_RECORDS);
+            assertThat(poller.pollOnce().skipped()).isEqualTo(4);
+            assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UNCHANGED);
+            script.set(Script.ERROR_500);
+            assertThat(poller.pollOnce().ok()).isFalse();
+        } finally {
+            events.removeHandler(capture);
+            events.setLevel(before);
+        }
+
+        List<String> lines = records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
+                .map(r -> r.getLevel() + " " + r.getMessage()).toList();
+        assertThat(lines).containsExactly(
+                "INFO poll 1: 6 records, 4 skipped (missing attribute 1, bad date 2, bad price 1), 1 not online;"
+                        + " 1 changed events stored in " + millis(records, 0) + " ms; 1 searchable",
+                "INFO poll 2: 6 records, 4 skipped (missing attribute 1, bad date 2, bad price 1), 1 not online;"
+                        + " nothing changed in " + millis(records, 1) + " ms; 1 searchable",
+                "WARNING poll 3: failed (1 in a row) after " + millis(records, 2) + " ms: status: provider answered 500 ("
+                        + provider.uri("/feed") + ")");
+        // each bad record is still described, at a level below the console's default INFO
+        assertThat(records).filteredOn(r -> r.getMessage().startsWith("feed record skipped"))
+                .hasSize(8).allMatch(r -> r.getLevel() == Level.FINE);
+    }
+
+    /** The ms figure of the n-th INFO-or-above line: the one part of the summary that varies run to run. */
+    private static String millis(List<LogRecord> records, int n) {
+        String line = records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
+                .map(LogRecord::getMessage).toList().get(n);
+        return line.replaceAll(".* (\\d+) ms[;:].*", "$1");
     }
 }
