@@ -23,10 +23,12 @@ import java.util.function.Consumer;
  */
 public final class Brisk implements AutoCloseable {
     private final Server server;
+    private final JsonCodec codec;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private Brisk(Server server) {
+    private Brisk(Server server, JsonCodec codec) {
         this.server = server;
+        this.codec = codec;
     }
 
     /** Declares an app; nothing listens until {@link #start}. */
@@ -34,7 +36,7 @@ public final class Brisk implements AutoCloseable {
         AppConfig cfg = new AppConfig();
         app.accept(cfg);
         ServerOptions opts = cfg.resolvedOptions();
-        return new Brisk(new Server(opts, cfg.freeze(opts), cfg.workerPool()));
+        return new Brisk(new Server(opts, cfg.freeze(opts), cfg.workerPool()), cfg.jsonCodec());
     }
 
     /**
@@ -59,6 +61,15 @@ public final class Brisk implements AutoCloseable {
     /** The options in force (code values overlaid with outside configuration). */
     public ServerOptions options() {
         return server.options();
+    }
+
+    /**
+     * The app's JSON codec, for code that speaks to the app in its own JSON (a test client, say).
+     *
+     * @return the codec given to {@link BriskConfig#json}, or null when none was
+     */
+    public JsonCodec jsonCodec() {
+        return codec;
     }
 
     /** Open connections right now. */

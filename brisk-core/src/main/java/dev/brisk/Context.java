@@ -66,6 +66,78 @@ public interface Context {
     /** All request cookies, name to value. */
     Map<String, String> cookies();
 
+    // ---- typed parameters (see Param for the types, checks and messages) ----------------------
+
+    /**
+     * A path parameter converted to {@code type}: {@code long id = ctx.pathParam("id", Long.class)}.
+     *
+     * @param name the parameter's name in the route ({@code {name}})
+     * @param type the type to convert to (see {@link Param})
+     * @param <T> the converted type
+     * @return the converted value, never null
+     * @throws HttpException 400 naming the parameter when it is absent or does not convert
+     * @throws IllegalArgumentException when {@code type} is not supported
+     */
+    default <T> T pathParam(String name, Class<T> type) {
+        String raw = pathParam(name);
+        if (raw == null) {
+            throw dev.brisk.internal.web.ParamConversions.missing("path parameter", name);
+        }
+        return dev.brisk.internal.web.ParamConversions.convert("path parameter", name, raw, type);
+    }
+
+    /**
+     * The first value of a query parameter converted to {@code type}, to check and then require or
+     * default: {@code ctx.queryParam("limit", Integer.class).check(n -> n <= 100, "must be at most
+     * 100").orElse(20)}.
+     *
+     * @param name the parameter's name
+     * @param type the type to convert to (see {@link Param})
+     * @param <T> the converted type
+     * @return the parameter, absent when the query does not carry it
+     * @throws HttpException 400 naming the parameter when it is present and does not convert
+     * @throws IllegalArgumentException when {@code type} is not supported
+     */
+    default <T> Param<T> queryParam(String name, Class<T> type) {
+        return Param.of("query parameter", name, queryParam(name), type);
+    }
+
+    /**
+     * The first value of a query parameter converted to {@code type}, or {@code defaultValue} when
+     * absent: {@code int limit = ctx.queryParam("limit", Integer.class, 20)}.
+     *
+     * @param name the parameter's name
+     * @param type the type to convert to (see {@link Param})
+     * @param defaultValue the value when absent (may be null)
+     * @param <T> the converted type
+     * @return the converted value, or {@code defaultValue}
+     * @throws HttpException 400 naming the parameter when it is present and does not convert
+     * @throws IllegalArgumentException when {@code type} is not supported
+     */
+    default <T> T queryParam(String name, Class<T> type, T defaultValue) {
+        String raw = queryParam(name);
+        if (raw == null) {
+            dev.brisk.internal.web.ParamConversions.requireSupported(type);
+            return defaultValue;
+        }
+        return dev.brisk.internal.web.ParamConversions.convert("query parameter", name, raw, type);
+    }
+
+    /**
+     * The first value of a request header converted to {@code type}, to check and then require or
+     * default: {@code ctx.headerParam("X-Page-Size", Integer.class).orElse(50)}.
+     *
+     * @param name the header's name (case-insensitive)
+     * @param type the type to convert to (see {@link Param})
+     * @param <T> the converted type
+     * @return the parameter, absent when the request has no such header
+     * @throws HttpException 400 naming the header when it is present and does not convert
+     * @throws IllegalArgumentException when {@code type} is not supported
+     */
+    default <T> Param<T> headerParam(String name, Class<T> type) {
+        return Param.of("header", name, header(name), type);
+    }
+
     /** The request's {@code Content-Type}, or null. */
     default String contentType() {
         return header("Content-Type");

@@ -126,6 +126,11 @@ public final class AppConfig implements BriskConfig {
         return workerPool;
     }
 
+    /** The codec given to {@link #json}, or null. */
+    public JsonCodec jsonCodec() {
+        return codec;
+    }
+
     @Override
     public BriskConfig fastGet(String path, StaticResponse response) {
         checkOpen();
