@@ -2,6 +2,7 @@ package dev.brisk.internal.web;
 
 import dev.brisk.internal.http.StatusLines;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The body of the framework's own error answers (an {@link dev.brisk.HttpException}'s, 404, 405, 415,
@@ -40,9 +41,13 @@ final class ErrorBodies {
      * range listed first ({@code application/json, text/plain, *}{@code /*} is JSON). Never for a range
      * matching both alike (a bare {@code *}{@code /*}).
      */
-    static boolean prefersJson(String accept) {
-        if (accept == null || accept.indexOf("json") < 0) {
-            return false; // the common cases, without parsing: no header, a browser's list
+    static boolean prefersJson(String acceptHeader) {
+        if (acceptHeader == null) {
+            return false;
+        }
+        String accept = acceptHeader.toLowerCase(Locale.ROOT); // media types are case-insensitive
+        if (accept.indexOf("json") < 0 && accept.indexOf("application/*") < 0) {
+            return false; // the common cases, without parsing: */*, a browser's list
         }
         // [specificity, q in thousandths, index] of the best range for each
         int[] json = {0, 0, Integer.MAX_VALUE};
@@ -50,7 +55,7 @@ final class ErrorBodies {
         int index = 0;
         for (String range : accept.split(",")) {
             int semi = range.indexOf(';');
-            String type = (semi < 0 ? range : range.substring(0, semi)).trim().toLowerCase(java.util.Locale.ROOT);
+            String type = (semi < 0 ? range : range.substring(0, semi)).trim();
             int q = semi < 0 ? 1000 : qOf(range.substring(semi + 1));
             consider(json, type, "application/json", "application/*", q, index);
             consider(text, type, "text/plain", "text/*", q, index);
