@@ -65,6 +65,10 @@ public interface BriskConfig extends Routing {
     /** Maps exceptions of {@code type} (and subclasses, unless a closer mapping exists) to a response. */
     <T extends Throwable> BriskConfig exception(Class<T> type, ExceptionHandler<? super T> handler);
 
-    /** Replaces the response whenever a request ends with {@code status}. */
+    /**
+     * Replaces the response whenever a request ends with {@code status}: runs last, after the middleware
+     * and the after filters, keeping their headers; the way to give the framework's own error answers
+     * (see {@link Middleware}) a body of your own.
+     */
     BriskConfig error(int status, Handler handler);
 }

@@ -16,6 +16,12 @@ import java.util.Map;
  *
  * <p>Response methods set the body and content type; the response is written once the handler chain
  * returns. Setting a body twice replaces the first.
+ *
+ * <p>When a before filter or the handler throws, the exception is turned into the error answer (by the
+ * app's exception handlers, else the exception's status) at the route's core, before control returns to
+ * the middleware: see {@link Middleware} for which headers an error answer keeps. The framework's own
+ * error answers (400, 404, 405, 415, 500...) are JSON, {@code {"status":404,"error":"Not Found",
+ * "message":"..."}}, when the request's {@code Accept} prefers {@code application/json}, else plain text.
  */
 public interface Context {
 
@@ -159,11 +165,37 @@ public interface Context {
     InputStream bodyAsStream();
 
     /**
-     * The body read as JSON through the app's {@link JsonCodec}.
+     * The body read as JSON through the app's {@link JsonCodec}. A request without {@code Content-Type}
+     * is read as JSON; one with a type other than {@code application/json} or a {@code +json} type
+     * (such as {@code application/merge-patch+json}; parameters allowed) is refused before its body is read.
      *
-     * @throws HttpException 400 when the body is not valid JSON for {@code type}
+     * @throws HttpException 400 when the body is not valid JSON for {@code type} (the message says where
+     *     and why when the codec throws a {@link JsonBindingException}), 415 when the
+     *     {@code Content-Type} is not JSON
+     * @throws IllegalStateException when the app has no codec ({@code cfg.json(...)}): a {@code 500}
      */
     <T> T bodyAsJson(Class<T> type);
+
+    /**
+     * The body read as JSON into a generic type, such as {@code List<Todo>}: pass a
+     * {@link java.lang.reflect.ParameterizedType} (for instance a field's or method's generic type, or
+     * Jackson's {@code TypeReference.getType()}). Otherwise as {@link #bodyAsJson(Class)}. The default
+     * reads plain classes only; the framework's own context reads any type its codec can.
+     *
+     * @param <T> the type read
+     * @param type the type to bind to
+     * @return the value read
+     * @throws HttpException 400 when the body is not valid JSON for {@code type}, 415 when the
+     *     {@code Content-Type} is not JSON
+     * @throws UnsupportedOperationException when this context or the codec cannot read generic types
+     */
+    @SuppressWarnings("unchecked")
+    default <T> T bodyAsJson(java.lang.reflect.Type type) {
+        if (type instanceof Class<?> c) {
+            return (T) bodyAsJson(c);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " reads no generic JSON types");
+    }
 
     /** The remote address as {@code host:port}. */
     String remoteAddress();

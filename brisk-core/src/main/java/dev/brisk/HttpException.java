@@ -2,7 +2,10 @@ package dev.brisk;
 
 /**
  * An exception that maps to an HTTP status. Its message is meant for the client and is sent as the
- * response body (plain text) unless an exception or error handler answers otherwise.
+ * response body unless an exception or error handler answers otherwise: plain text, or
+ * {@code {"status":409,"error":"Conflict","message":"..."}} when the request's {@code Accept} prefers
+ * {@code application/json}. Thrown by a handler or before filter, it is answered before control returns
+ * to the middleware (see {@link Middleware}).
  */
 public class HttpException extends RuntimeException {
     private static final long serialVersionUID = 1L;

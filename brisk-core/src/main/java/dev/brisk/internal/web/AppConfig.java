@@ -276,7 +276,8 @@ public final class AppConfig implements BriskConfig {
     /** Builds the chains once and freezes this config. */
     public App freeze(ServerOptions opts) {
         frozen = true;
-        Chains chains = new Chains(middleware, before);
+        ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
+        Chains chains = new Chains(middleware, before, failures);
         Router router = new Router();
         for (RouteSpec r : routes) {
             Handler h;
@@ -298,7 +299,6 @@ public final class AppConfig implements BriskConfig {
                     Dispatch.EVENT_LOOP, true));
         }
         Routing routing = new Routing(router, chains, codec, opts.dispatch());
-        ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
         return new App(routing, dispatcher, new FastRoutes(fast), readiness);
     }

@@ -5,8 +5,10 @@ import java.util.List;
 
 /**
  * Runs one routed exchange to its answer on the calling thread: the chain, then the after filters
- * (each also after a failure), exception mapping for what any of them throws, the status's error page,
- * and last the hand-back to the exchange's owner, exactly once. Immutable; any thread.
+ * (each also after a failure), exception mapping for what any of them throws (the chain's core maps its
+ * own failures first, see {@link Chains}; what reaches here came from middleware, or through a wrapper
+ * that hid the core's signal), the status's error page, and last the hand-back to the exchange's owner,
+ * exactly once. Immutable; any thread.
  */
 final class ChainRunner {
     private final Handler[] afterFilters;

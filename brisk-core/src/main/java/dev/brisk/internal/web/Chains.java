@@ -12,17 +12,24 @@ import java.util.List;
  * answers (404, 405 with its Allow list, automatic OPTIONS, 501), which run through the app middleware
  * like any route, so middleware and filters see them too.
  *
+ * <p>A core maps what it throws to the error answer itself ({@link ChainFailure}), so {@code next}
+ * returns normally to the middleware around it, whose code after {@code next} then runs on error
+ * answers too (a timing header, a log line). What middleware throws is left to {@link ChainRunner}.
+ *
  * <p>A chain never assumes the {@code Context} it is handed is an {@link Exchange}: middleware may pass
  * a wrapper of its own to {@code next}. What a core needs beyond the Context API is captured here
- * (the Allow value) or signalled through it ({@link HandlerStart}). Used by one thread, before start.
+ * (the Allow value) or signalled through it ({@link HandlerStart}, {@link ChainFailure}). Used by one
+ * thread, before start.
  */
 final class Chains {
     private final List<Middleware> appMiddleware;
     private final Handler[] befores;
+    private final ExceptionMapping failures;
 
-    Chains(List<Middleware> appMiddleware, List<Handler> befores) {
+    Chains(List<Middleware> appMiddleware, List<Handler> befores, ExceptionMapping failures) {
         this.appMiddleware = List.copyOf(appMiddleware);
         this.befores = befores.toArray(Handler[]::new);
+        this.failures = failures;
     }
 
     /** A route's chain: {@code middleware} (app, group and route, outermost first) around its core. */
@@ -53,8 +60,10 @@ final class Chains {
 
     /** The answer to a method the server does not know: app middleware only, no before filters. */
     Handler notImplemented() {
+        ExceptionMapping f = failures;
         return wrap(appMiddleware, ctx -> {
-            throw new HttpException(501, "Method Not Implemented");
+            HandlerStart.signal(ctx); // no filters here: what middleware set before next stays
+            ChainFailure.mapOrRethrow(ctx, new HttpException(501, "Method Not Implemented"), f);
         });
     }
 
@@ -72,21 +81,34 @@ final class Chains {
         };
     }
 
-    /** The before filters, the mark, the handler: headers the handler sets are dropped if it fails. */
+    /**
+     * The before filters, the mark, the handler, and the mapping of what they throw: the failing stage's
+     * headers are dropped (the handler's, or the filters' when one of them fails), the middleware's stay.
+     */
     private Handler core(Handler handler) {
         Handler[] bs = befores;
+        ExceptionMapping f = failures;
         if (bs.length == 0) {
             return ctx -> {
                 HandlerStart.signal(ctx);
-                handler.handle(ctx);
+                try {
+                    handler.handle(ctx);
+                } catch (Throwable t) {
+                    ChainFailure.mapOrRethrow(ctx, t, f);
+                }
             };
         }
         return ctx -> {
-            for (Handler b : bs) {
-                b.handle(ctx);
+            HandlerStart.signal(ctx); // a failing filter drops the filters' headers, not the middleware's
+            try {
+                for (Handler b : bs) {
+                    b.handle(ctx);
+                }
+                HandlerStart.signal(ctx);
+                handler.handle(ctx);
+            } catch (Throwable t) {
+                ChainFailure.mapOrRethrow(ctx, t, f);
             }
-            HandlerStart.signal(ctx);
-            handler.handle(ctx);
         };
     }
 

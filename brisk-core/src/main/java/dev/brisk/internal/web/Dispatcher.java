@@ -47,7 +47,7 @@ final class Dispatcher {
             executor.execute(() -> runner.run(ex));
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
-            ex.status(503).text("Service Unavailable");
+            ErrorBodies.answer(ex, 503, "Service Unavailable");
             ex.owner().complete(ex);
         }
     }

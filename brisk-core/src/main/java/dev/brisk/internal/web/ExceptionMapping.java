@@ -6,11 +6,14 @@ import dev.brisk.Handler;
 import dev.brisk.HttpException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Turns failures into answers: what a chain threw (the app's exception handlers, closest superclass
- * first; else an {@link HttpException}'s status and message; else 500), and a status into its error
- * page (the app's error handlers, run once the chain and after filters are done).
+ * first; else an {@link HttpException}'s status and message; else 500, the bodies negotiated by
+ * {@link ErrorBodies}), and a status into its error page (the app's error handlers, run once the chain
+ * and after filters are done). A route's core maps what its before filters and handler throw itself,
+ * through {@link ChainFailure}, so the middleware around it runs on; the runner maps the rest.
  *
  * <p>Each answer starts from {@link Exchange#resetResponse}: the failed handler's body and headers go,
  * what middleware and before filters set stays. Immutable after start-up apart from a bounded cache of
@@ -27,6 +30,7 @@ final class ExceptionMapping {
 
     private final Map<Class<?>, ExceptionHandler<Throwable>> handlers;
     private final Map<Class<?>, ExceptionHandler<Throwable>> resolved = new ConcurrentHashMap<>();
+    private final AtomicBoolean codecMissingLogged = new AtomicBoolean();
     /** Error handlers by status, or null when there are none. */
     private final Handler[] errorPages;
 
@@ -42,7 +46,7 @@ final class ExceptionMapping {
         this.errorPages = pages;
     }
 
-    /** Answers {@code ex} for {@code t}, thrown by its chain or an after filter. */
+    /** Answers {@code ex} for {@code t}, thrown by its chain's core, its middleware or an after filter. */
     void map(Exchange ex, Throwable t) {
         ExceptionHandler<Throwable> h = handlers.isEmpty() ? null : find(t.getClass());
         ex.resetResponse();
@@ -56,9 +60,15 @@ final class ExceptionMapping {
             return;
         }
         if (t instanceof HttpException he) {
-            ex.status(he.status());
-            String msg = he.getMessage();
-            ex.text(msg == null ? "" : msg);
+            ErrorBodies.answer(ex, he.status(), he.getMessage());
+            return;
+        }
+        if (t instanceof MissingJsonCodec) {
+            // a setup mistake every JSON request repeats: said loudly once, then quietly
+            boolean first = codecMissingLogged.compareAndSet(false, true);
+            LOG.log(first ? System.Logger.Level.ERROR : System.Logger.Level.DEBUG, t.getMessage() + " (in "
+                    + ex.method() + " " + (ex.routeTemplate() != null ? ex.routeTemplate() : ex.rawPath()) + ")");
+            internalError(ex);
             return;
         }
         if (t instanceof ClientDisconnectedException) {
@@ -87,7 +97,7 @@ final class ExceptionMapping {
 
     private static void internalError(Exchange ex) {
         ex.resetResponse();
-        ex.status(500).text("Internal Server Error");
+        ErrorBodies.answer(ex, 500, "Internal Server Error");
     }
 
     private ExceptionHandler<Throwable> find(Class<?> type) {

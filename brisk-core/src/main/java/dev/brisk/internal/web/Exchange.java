@@ -4,12 +4,15 @@ import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.Handler;
 import dev.brisk.HttpException;
+import dev.brisk.JsonBindingException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
 import dev.brisk.internal.http.Ascii;
 import dev.brisk.internal.routing.CompiledRoute;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -40,6 +43,7 @@ import java.util.Map;
  */
 public final class Exchange extends ResponseState {
     private static final String[] NO_PARAMS = new String[0];
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
 
     // request
     private final ExchangeOwner owner;
@@ -374,20 +378,62 @@ public final class Exchange extends ResponseState {
         return new ByteArrayInputStream(body());
     }
 
+    // ---- JSON binding (issue 15): 415 before the body is read, 400 with the codec's where and why ----
+
     @Override
     public <T> T bodyAsJson(Class<T> type) {
+        return readJson(type);
+    }
+
+    @Override
+    public <T> T bodyAsJson(Type type) {
+        return readJson(type);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T readJson(Type type) {
         JsonCodec c = requireCodec();
+        String ct = contentType();
+        if (ct != null && !MediaTypes.isJson(ct)) {
+            throw new HttpException.UnsupportedMediaType("Request body must be JSON (application/json), not " + ct);
+        }
         byte[] b = body();
         try {
-            return c.read(b, type);
+            return type instanceof Class<?> cls ? (T) c.read(b, cls) : c.read(b, type);
+        } catch (JsonBindingException e) {
+            String msg = "Request body is not valid JSON for " + simpleName(type) + ": " + e.getMessage();
+            LOG.log(System.Logger.Level.DEBUG, () -> msg + " (" + method + " " + rawPath() + ")", e);
+            throw new HttpException.BadRequest(msg);
+        } catch (UnsupportedOperationException e) {
+            throw e; // the codec cannot bind the type: the server's fault, a 500
         } catch (RuntimeException e) {
-            throw new HttpException.BadRequest("Request body is not valid JSON for " + type.getSimpleName());
+            // a codec without locations: its message may hold anything, so it goes to the log only
+            LOG.log(System.Logger.Level.DEBUG, () -> "bad JSON body for " + type.getTypeName() + " ("
+                    + method + " " + rawPath() + "): " + e, e);
+            throw new HttpException.BadRequest("Request body is not valid JSON for " + simpleName(type));
         }
+    }
+
+    /** {@code List<Todo>} rather than the type's full name: package names are not the client's business. */
+    private static String simpleName(Type type) {
+        if (type instanceof Class<?> c) {
+            return c.getSimpleName();
+        }
+        if (type instanceof ParameterizedType p) {
+            StringBuilder b = new StringBuilder(simpleName(p.getRawType())).append('<');
+            Type[] args = p.getActualTypeArguments();
+            for (int i = 0; i < args.length; i++) {
+                b.append(i == 0 ? "" : ", ").append(simpleName(args[i]));
+            }
+            return b.append('>').toString();
+        }
+        String n = type.getTypeName();
+        return n.substring(n.lastIndexOf('.') + 1);
     }
 
     private JsonCodec requireCodec() {
         if (codec == null) {
-            throw new IllegalStateException("no JsonCodec configured: add brisk-jackson and call cfg.json(...)");
+            throw new MissingJsonCodec();
         }
         return codec;
     }
@@ -416,6 +462,10 @@ public final class Exchange extends ResponseState {
     public Context attribute(String name, Object value) {
         if (value == HandlerStart.TOKEN) {
             markHeaders(); // the chain's signal, however the Context was wrapped on its way: not stored
+            return this;
+        }
+        if (value instanceof ChainFailure f) {
+            f.mapOnto(this); // the core's exception, answered here: not stored either
             return this;
         }
         Rare r = rare();

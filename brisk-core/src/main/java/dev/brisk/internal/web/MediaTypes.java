@@ -4,7 +4,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
 
-/** Reads the {@code charset} parameter of a media type. */
+/** Reads the {@code charset} parameter of a media type, and tells JSON types from others. */
 public final class MediaTypes {
     private MediaTypes() {
     }
@@ -35,5 +35,17 @@ public final class MediaTypes {
             }
         }
         return fallback;
+    }
+
+    /** Whether {@code contentType} is {@code application/json} or a {@code +json} type, parameters aside. */
+    static boolean isJson(String contentType) {
+        int semi = contentType.indexOf(';');
+        String type = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
+        int slash = type.indexOf('/');
+        if (slash <= 0 || slash == type.length() - 1) {
+            return false;
+        }
+        return type.equalsIgnoreCase("application/json")
+                || type.regionMatches(true, type.length() - 5, "+json", 0, 5);
     }
 }

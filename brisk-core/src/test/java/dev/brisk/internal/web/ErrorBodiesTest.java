@@ -1,0 +1,28 @@
+package dev.brisk.internal.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ErrorBodiesTest {
+    @Test
+    void jsonIsPreferredOnlyWhenItsRangeWins() {
+        assertThat(ErrorBodies.prefersJson(null)).isFalse();
+        assertThat(ErrorBodies.prefersJson("")).isFalse();
+        assertThat(ErrorBodies.prefersJson("application/json")).isTrue();
+        assertThat(ErrorBodies.prefersJson("application/json;q=1.5")).as("out of range: refused").isFalse();
+        assertThat(ErrorBodies.prefersJson("application/json;q=abc")).isFalse();
+        assertThat(ErrorBodies.prefersJson("application/json ; Q=0.7, text/plain;q=0.6")).isTrue();
+        assertThat(ErrorBodies.prefersJson("text/plain, application/json")).as("tie: first listed").isFalse();
+        assertThat(ErrorBodies.prefersJson("application/problem+json")).as("not application/json").isFalse();
+        assertThat(ErrorBodies.prefersJson("*/*;q=0.1, application/*;q=0.5")).isTrue();
+    }
+
+    @Test
+    void jsonEscapesWhatRfc8259Requires() {
+        String json = new String(ErrorBodies.json(400, "a\"b\\c\nd\re\tf\u0000g\u001f\u2028h é"), StandardCharsets.UTF_8);
+        assertThat(json).isEqualTo("{\"status\":400,\"error\":\"Bad Request\","
+                + "\"message\":\"a\\\"b\\\\c\\nd\\re\\tf\\u0000g\\u001f\\u2028h é\"}");
+    }
+}
