@@ -6,5 +6,11 @@ package dev.brisk;
  */
 @FunctionalInterface
 public interface Middleware {
+    /**
+     * Wraps {@code next}.
+     *
+     * @param next the rest of the chain
+     * @return the handler to run instead of {@code next}; called concurrently, so it must be thread-safe
+     */
     Handler apply(Handler next);
 }
