@@ -31,7 +31,13 @@ public final class Brisk implements AutoCloseable {
         this.codec = codec;
     }
 
-    /** Declares an app; nothing listens until {@link #start}. */
+    /**
+     * Declares an app; nothing listens until {@link #start}. Outside configuration is read here.
+     *
+     * @param app called once, at once, on the calling thread, to declare options and routes
+     * @return the app, not started
+     * @throws IllegalArgumentException when a route, option or outside value is invalid
+     */
     public static Brisk create(Consumer<BriskConfig> app) {
         AppConfig cfg = new AppConfig();
         app.accept(cfg);
@@ -40,7 +46,9 @@ public final class Brisk implements AutoCloseable {
     }
 
     /**
-     * Binds the port and starts serving. Returns this, running.
+     * Binds the port and starts serving.
+     *
+     * @return this app, running
      *
      * @throws UncheckedIOException when the port cannot be bound
      */
@@ -53,12 +61,12 @@ public final class Brisk implements AutoCloseable {
         return this;
     }
 
-    /** The bound port. */
+    /** {@return the bound port} */
     public int port() {
         return server.port();
     }
 
-    /** The options in force (code values overlaid with outside configuration). */
+    /** {@return the options in force (code values overlaid with outside configuration)} */
     public ServerOptions options() {
         return server.options();
     }
@@ -72,7 +80,7 @@ public final class Brisk implements AutoCloseable {
         return codec;
     }
 
-    /** Open connections right now. */
+    /** {@return open connections right now} */
     public int connectionCount() {
         return server.connectionCount();
     }
@@ -80,7 +88,10 @@ public final class Brisk implements AutoCloseable {
     /**
      * Sets the app's readiness: with {@code false} the readiness route ({@link BriskConfig#health})
      * answers 503 {@code not_ready} until it is set back to {@code true}. Any thread, any time, also
-     * before {@link #start}; once {@link #close} has begun it changes nothing. Returns this.
+     * before {@link #start}; once {@link #close} has begun it changes nothing.
+     *
+     * @param ready whether the app wants traffic
+     * @return this app
      */
     public Brisk ready(boolean ready) {
         server.app().readiness().set(ready);
@@ -90,12 +101,14 @@ public final class Brisk implements AutoCloseable {
     /**
      * Whether the app wants traffic: it is ready ({@link #ready}, {@link HealthConfig#startNotReady})
      * and {@link #close} has not begun. The readiness checks are not run for this.
+     *
+     * @return true while the app is ready and not closing
      */
     public boolean isReady() {
         return server.app().readiness().ready();
     }
 
-    /** The engine's counters: connections, responses by status class, latency, bytes, refusals. */
+    /** {@return the engine's counters: connections, responses by status class, latency, bytes, refusals} */
     public ServerMetrics metrics() {
         return new dev.brisk.internal.ops.MetricsView(server.stats(), server.admission(), server::connectionCount,
                 server.app().routes(), server.accessLog());
@@ -116,13 +129,21 @@ public final class Brisk implements AutoCloseable {
         stopped.countDown();
     }
 
-    /** Closes this app when the JVM is asked to exit (SIGTERM, SIGINT). Returns this. */
+    /**
+     * Closes this app when the JVM is asked to exit (SIGTERM, SIGINT), from a shutdown hook thread.
+     *
+     * @return this app
+     */
     public Brisk closeOnShutdown() {
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "brisk-shutdown"));
         return this;
     }
 
-    /** Blocks until {@link #close} has completed. */
+    /**
+     * Blocks until {@link #close} has completed.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
     public void awaitClose() throws InterruptedException {
         stopped.await();
     }

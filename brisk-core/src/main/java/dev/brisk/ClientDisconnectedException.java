@@ -11,6 +11,11 @@ import java.io.UncheckedIOException;
 public final class ClientDisconnectedException extends UncheckedIOException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception; the cause is an {@link IOException} with the same message.
+     *
+     * @param message what the server was waiting for when the client went away
+     */
     public ClientDisconnectedException(String message) {
         super(message, new IOException(message));
     }

@@ -33,7 +33,13 @@ public final class ConfigSource {
         this.file = file;
     }
 
-    /** Reads the process environment, the system properties and the properties file. */
+    /**
+     * Reads the process environment, the system properties and the properties file.
+     *
+     * @return a source over a snapshot of the file; environment and system properties are read live
+     * @throws UncheckedIOException when the file exists but cannot be read
+     * @throws IllegalArgumentException when {@code brisk.config} names a file that does not exist
+     */
     public static ConfigSource load() {
         Map<String, String> env = System.getenv();
         Properties sys = System.getProperties();
@@ -52,12 +58,23 @@ public final class ConfigSource {
         return new ConfigSource(env, sys, props);
     }
 
-    /** A source over the given maps, for tests and embedding. */
+    /**
+     * A source over the given maps, for tests and embedding.
+     *
+     * @param env stands for the environment variables ({@code BRISK_*} names); copied
+     * @param system stands for the system properties ({@code brisk.*} keys); copied
+     * @param file stands for the properties file ({@code brisk.*} keys); copied
+     * @return a source over copies of the maps
+     */
     public static ConfigSource of(Map<String, String> env, Properties system, Properties file) {
         return new ConfigSource(Map.copyOf(env), copy(system), copy(file));
     }
 
-    /** A source that supplies nothing: every option keeps its value from code. */
+    /**
+     * A source that supplies nothing: every option keeps its value from code.
+     *
+     * @return an empty source
+     */
     public static ConfigSource empty() {
         return new ConfigSource(Map.of(), new Properties(), new Properties());
     }
@@ -68,12 +85,22 @@ public final class ConfigSource {
         return c;
     }
 
-    /** The environment variable for an option: {@code max-body-size} → {@code BRISK_MAX_BODY_SIZE}. */
+    /**
+     * The environment variable for an option: {@code max-body-size} → {@code BRISK_MAX_BODY_SIZE}.
+     *
+     * @param option the option's name
+     * @return the variable's name
+     */
     public static String envName(String option) {
         return "BRISK_" + option.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
-    /** The raw value of an option, from the highest-precedence place that has it. */
+    /**
+     * The raw value of an option, from the highest-precedence place that has it.
+     *
+     * @param option the option's name, such as {@code max-body-size}
+     * @return the value, trimmed, or empty when no place sets it
+     */
     public Optional<String> get(String option) {
         String v = system.getProperty("brisk." + option);
         if (v == null) {
@@ -85,10 +112,25 @@ public final class ConfigSource {
         return Optional.ofNullable(v).map(String::trim);
     }
 
+    /**
+     * An option as text.
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option; may be null
+     * @return the value, trimmed, or {@code fallback}
+     */
     public String string(String option, String fallback) {
         return get(option).orElse(fallback);
     }
 
+    /**
+     * An option as a decimal {@code int}.
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option
+     * @return the value or {@code fallback}
+     * @throws IllegalArgumentException when the value is not an integer; the message names the option
+     */
     public int integer(String option, int fallback) {
         return get(option).map(v -> {
             try {
@@ -99,6 +141,14 @@ public final class ConfigSource {
         }).orElse(fallback);
     }
 
+    /**
+     * An option as a boolean: {@code true/yes/on/1} or {@code false/no/off/0}, in any case.
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option
+     * @return the value or {@code fallback}
+     * @throws IllegalArgumentException for any other value; the message names the option
+     */
     public boolean bool(String option, boolean fallback) {
         return get(option).map(v -> switch (v.toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;
@@ -107,14 +157,41 @@ public final class ConfigSource {
         }).orElse(fallback);
     }
 
+    /**
+     * An option as a duration ({@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is ms).
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option; may be null
+     * @return the value or {@code fallback}
+     * @throws IllegalArgumentException when the value is not a duration; the message names the option
+     */
     public Duration duration(String option, Duration fallback) {
         return get(option).map(v -> parseDuration(option, v)).orElse(fallback);
     }
 
+    /**
+     * An option as a size in bytes ({@code 512}, {@code 8KiB}, {@code 10MiB}, {@code 1GiB}).
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option
+     * @return the value in bytes or {@code fallback}
+     * @throws IllegalArgumentException when the value is not a size or overflows; the message names the option
+     */
     public long size(String option, long fallback) {
         return get(option).map(v -> parseSize(option, v)).orElse(fallback);
     }
 
+    /**
+     * An option as an enum constant, written in any case with {@code -} for {@code _}
+     * ({@code worker-pool} is {@code WORKER_POOL}).
+     *
+     * @param <E> the enum type
+     * @param option the option's name
+     * @param type the enum class
+     * @param fallback returned when no place sets the option; may be null
+     * @return the constant or {@code fallback}
+     * @throws IllegalArgumentException when no constant matches; the message lists the accepted values
+     */
     public <E extends Enum<E>> E enumValue(String option, Class<E> type, E fallback) {
         return get(option).map(v -> {
             String name = v.toUpperCase(Locale.ROOT).replace('-', '_');

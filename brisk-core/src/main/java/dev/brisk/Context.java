@@ -27,49 +27,78 @@ public interface Context {
 
     // ---- request ----------------------------------------------------------------------------
 
-    /** The request method, e.g. {@code GET}. */
+    /** {@return the request method, e.g. {@code GET}} */
     String method();
 
-    /** The decoded request path, without the query string. */
+    /** {@return the decoded request path, without the query string} */
     String path();
 
-    /** The raw query string without the leading {@code ?}, or an empty string. */
+    /** {@return the raw query string without the leading {@code ?}, or an empty string} */
     String queryString();
 
-    /** A decoded path parameter ({@code {name}} in the route, or {@code *} for the wildcard), or null. */
+    /**
+     * {@return a decoded path parameter, or null when the route has none of that name}
+     *
+     * @param name {@code name} of {@code {name}} in the route template, or {@code *} for the wildcard
+     */
     String pathParam(String name);
 
-    /** All path parameters of the matched route, in route order. */
+    /** {@return all path parameters of the matched route, in route order} */
     Map<String, String> pathParams();
 
-    /** The first value of a decoded query parameter, or null. */
+    /**
+     * {@return the first value of a decoded query parameter, or null when absent}
+     *
+     * @param name the parameter's decoded name
+     */
     String queryParam(String name);
 
-    /** The first value of a query parameter, or {@code defaultValue}. */
+    /**
+     * {@return the first value of a decoded query parameter, or {@code defaultValue} when absent}
+     *
+     * @param name the parameter's decoded name
+     * @param defaultValue returned when the parameter is absent; may be null
+     */
     default String queryParam(String name, String defaultValue) {
         String v = queryParam(name);
         return v == null ? defaultValue : v;
     }
 
-    /** All values of a decoded query parameter, in order; empty when absent. */
+    /**
+     * {@return all values of a decoded query parameter, in order; empty (never null) when absent}
+     *
+     * @param name the parameter's decoded name
+     */
     List<String> queryParams(String name);
 
-    /** All decoded query parameters. */
+    /** {@return all decoded query parameters} */
     Map<String, List<String>> queryParamMap();
 
-    /** The first value of a request header (name case-insensitive), or null. */
+    /**
+     * {@return the first value of a request header, or null when absent}
+     *
+     * @param name the header's name, case-insensitive
+     */
     String header(String name);
 
-    /** All values of a request header (name case-insensitive); empty when absent. */
+    /**
+     * {@return all values of a request header, in order; empty (never null) when absent}
+     *
+     * @param name the header's name, case-insensitive
+     */
     List<String> headers(String name);
 
-    /** The names of the request headers, as sent, in order, without repeats (case-insensitive). */
+    /** {@return the names of the request headers, as sent, in order, without repeats (case-insensitive)} */
     List<String> headerNames();
 
-    /** The value of a request cookie, or null. */
+    /**
+     * {@return the value of a request cookie, or null when absent}
+     *
+     * @param name the cookie's name, case-sensitive
+     */
     String cookie(String name);
 
-    /** All request cookies, name to value. */
+    /** {@return all request cookies, name to value} */
     Map<String, String> cookies();
 
     // ---- typed parameters (see Param for the types, checks and messages) ----------------------
@@ -144,7 +173,7 @@ public interface Context {
         return Param.of("header", name, header(name), type);
     }
 
-    /** The request's {@code Content-Type}, or null. */
+    /** {@return the request's {@code Content-Type}, or null} */
     default String contentType() {
         return header("Content-Type");
     }
@@ -154,14 +183,15 @@ public interface Context {
      * {@code 100 Continue} and waits for the body; if no handler asks for the body, the final response
      * is sent at once and the connection is closed after it.
      *
+     * @return the whole body; empty (never null) when the request has none
      * @throws HttpException 413 when the body is over the limit, 400 when it is malformed
      */
     byte[] body();
 
-    /** The body decoded with the charset of the {@code Content-Type}, else UTF-8. */
+    /** {@return the body decoded with the charset of the {@code Content-Type}, else UTF-8} */
     String bodyAsString();
 
-    /** The body as a stream. */
+    /** {@return the body as a stream} */
     InputStream bodyAsStream();
 
     /**
@@ -169,6 +199,9 @@ public interface Context {
      * is read as JSON; one with a type other than {@code application/json} or a {@code +json} type
      * (such as {@code application/merge-patch+json}; parameters allowed) is refused before its body is read.
      *
+     * @param <T> the type to read
+     * @param type the class to read the body as
+     * @return the value the codec read
      * @throws HttpException 400 when the body is not valid JSON for {@code type} (the message says where
      *     and why when the codec throws a {@link JsonBindingException}), 415 when the
      *     {@code Content-Type} is not JSON
@@ -197,12 +230,14 @@ public interface Context {
         throw new UnsupportedOperationException(getClass().getName() + " reads no generic JSON types");
     }
 
-    /** The remote address as {@code host:port}. */
+    /** {@return the remote address as {@code host:port}} */
     String remoteAddress();
 
     /**
      * The matched route's template (e.g. {@code /users/{id}}), for logs and metrics where the raw path
-     * would be unbounded; null when no route matched (404, 405).
+     * would be unbounded.
+     *
+     * @return the template, or null when no route matched (404, 405)
      */
     String routeTemplate();
 
@@ -212,13 +247,25 @@ public interface Context {
      * generated for this request (at most once, when first needed). With the option {@code request-ids}
      * on, the response carries it back as {@code X-Request-Id} unless the handler set that header; the
      * access log shows it either way. An invalid incoming value is never returned.
+     *
+     * @return the id; never null
      */
     String requestId();
 
-    /** A value stored on this request by middleware, or null. */
+    /**
+     * {@return a value stored on this request by middleware, or null}
+     *
+     * @param name the name it was stored under
+     */
     Object attribute(String name);
 
-    /** Stores a value on this request for later middleware or the handler. */
+    /**
+     * Stores a value on this request for later middleware or the handler.
+     *
+     * @param name the name to store it under; replaces an earlier value
+     * @param value the value; may be null
+     * @return this context
+     */
     Context attribute(String name, Object value);
 
     // ---- response ---------------------------------------------------------------------------
@@ -226,40 +273,81 @@ public interface Context {
     /**
      * Sets the final response status (200-599, default 200).
      *
+     * @param status the status code
+     * @return this context
      * @throws IllegalArgumentException for anything else: interim 1xx answers are the server's
      */
     Context status(int status);
 
-    /** The response status set so far. */
+    /** {@return the response status set so far} */
     int status();
 
     /**
      * Sets a response header, replacing earlier values.
      *
+     * @param name the header's name
+     * @param value the header's value
+     * @return this context
      * @throws IllegalArgumentException when the name is not a token or the value contains CR, LF or
      *     another control character: such a header is never written
      */
     Context header(String name, String value);
 
-    /** Adds a response header value, keeping earlier ones (e.g. {@code Set-Cookie}). */
+    /**
+     * Adds a response header value, keeping earlier ones (e.g. {@code Set-Cookie}).
+     *
+     * @param name the header's name
+     * @param value the added value
+     * @return this context
+     * @throws IllegalArgumentException as {@link #header(String, String)}
+     */
     Context addHeader(String name, String value);
 
-    /** A response header set so far, or null. */
+    /**
+     * {@return the first value of a response header set so far, or null}
+     *
+     * @param name the header's name, case-insensitive
+     */
     String responseHeader(String name);
 
-    /** Sets the response {@code Content-Type}; null removes it. */
+    /**
+     * Sets the response {@code Content-Type}.
+     *
+     * @param contentType the media type; null removes it
+     * @return this context
+     */
     Context contentType(String contentType);
 
-    /** A {@code text/plain; charset=utf-8} body. */
+    /**
+     * A {@code text/plain; charset=utf-8} body.
+     *
+     * @param text the body, encoded as UTF-8
+     * @return this context
+     */
     Context text(String text);
 
-    /** A {@code text/html; charset=utf-8} body. */
+    /**
+     * A {@code text/html; charset=utf-8} body.
+     *
+     * @param html the body, encoded as UTF-8
+     * @return this context
+     */
     Context html(String html);
 
-    /** A JSON body written through the app's {@link JsonCodec}. */
+    /**
+     * A JSON body written through the app's {@link JsonCodec}, with {@code Content-Type: application/json}.
+     *
+     * @param value the value to write; encoded at once, on the calling thread
+     * @return this context
+     */
     Context json(Object value);
 
-    /** A raw body; the content type defaults to {@code application/octet-stream}. */
+    /**
+     * A raw body; the content type defaults to {@code application/octet-stream}.
+     *
+     * @param body the bytes, not copied: do not change them after the call
+     * @return this context
+     */
     Context bytes(byte[] body);
 
     /**
@@ -268,24 +356,46 @@ public interface Context {
      * many requests at once, and must stay unchanged until they are written. A direct buffer reaches
      * the socket without the copy the JDK makes of heap bytes: worth it for a large body rendered once
      * and sent often. The content type defaults to {@code application/octet-stream}.
+     *
+     * @param body the bytes to send
+     * @return this context
      */
     Context bytes(ByteBuffer body);
 
     /**
      * A body streamed from {@code in} with chunked transfer coding, closed once written. The stream is
      * read on a virtual thread, one chunk in flight at a time.
+     *
+     * @param in the body; the server reads and closes it
+     * @return this context
      */
     Context stream(InputStream in);
 
-    /** A {@code 302 Found} redirect to {@code location}. */
+    /**
+     * A {@code 302 Found} redirect to {@code location}.
+     *
+     * @param location the {@code Location} header's value
+     * @return this context
+     */
     default Context redirect(String location) {
         return redirect(location, 302);
     }
 
-    /** A redirect (301, 302, 303, 307 or 308) to {@code location}. */
+    /**
+     * A redirect to {@code location}.
+     *
+     * @param location the {@code Location} header's value
+     * @param status 301, 302, 303, 307 or 308
+     * @return this context
+     */
     Context redirect(String location, int status);
 
-    /** The charset named by a content type's {@code charset} parameter, or {@code fallback}. */
+    /**
+     * {@return the charset named by a content type's {@code charset} parameter, or {@code fallback}}
+     *
+     * @param contentType a {@code Content-Type} value; may be null
+     * @param fallback returned when there is no parameter or it names no charset this JVM knows
+     */
     static Charset charsetOf(String contentType, Charset fallback) {
         return dev.brisk.internal.web.MediaTypes.charset(contentType, fallback);
     }

@@ -6,5 +6,11 @@ package dev.brisk;
  */
 @FunctionalInterface
 public interface Handler {
+    /**
+     * Handles the request.
+     *
+     * @param ctx the request and its response; valid until this method returns
+     * @throws Exception mapped to a response by the app's {@link ExceptionHandler}s, else {@code 500}
+     */
     void handle(Context ctx) throws Exception;
 }

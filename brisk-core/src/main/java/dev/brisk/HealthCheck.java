@@ -13,6 +13,11 @@ package dev.brisk;
  */
 @FunctionalInterface
 public interface HealthCheck {
-    /** True when the dependency is usable; false or an exception: it is not. */
+    /**
+     * Checks the dependency, on a virtual thread of its own.
+     *
+     * @return true when the dependency is usable
+     * @throws Exception counted as down ({@code error} in the readiness body)
+     */
     boolean isUp() throws Exception;
 }

@@ -30,29 +30,52 @@ import java.time.Duration;
  * virtual thread and waits for all checks (in parallel) at most {@link #checkTimeout}.
  */
 public interface HealthConfig {
+    /** The liveness route's path unless {@link #liveness} moves it. */
     String DEFAULT_LIVENESS_PATH = "/health";
+    /** The readiness route's path unless {@link #readiness} moves it. */
     String DEFAULT_READINESS_PATH = "/ready";
     /** Below the 1 s a Kubernetes probe waits by default, so a slow check gets a 503, not a probe timeout. */
     Duration DEFAULT_CHECK_TIMEOUT = Duration.ofMillis(500);
 
-    /** The liveness route's exact path (default {@value #DEFAULT_LIVENESS_PATH}). */
+    /**
+     * The liveness route's exact path (default {@value #DEFAULT_LIVENESS_PATH}).
+     *
+     * @param path the exact path, starting with {@code /}
+     * @return this config
+     */
     HealthConfig liveness(String path);
 
-    /** The readiness route's exact path (default {@value #DEFAULT_READINESS_PATH}). */
+    /**
+     * The readiness route's exact path (default {@value #DEFAULT_READINESS_PATH}).
+     *
+     * @param path the exact path, starting with {@code /}
+     * @return this config
+     */
     HealthConfig readiness(String path);
 
     /**
      * Adds a readiness check (see {@link HealthCheck} for its contract). {@code name} appears in the
      * 503 body: letters, digits, {@code _ . -}; unique.
+     *
+     * @param name the check's name in the 503 body
+     * @param check runs on a virtual thread for each readiness probe
+     * @return this config
      */
     HealthConfig check(String name, HealthCheck check);
 
-    /** How long one readiness probe waits for its checks (default 500 ms); later ones count as {@code timeout}. */
+    /**
+     * How long one readiness probe waits for its checks (default 500 ms); later ones count as {@code timeout}.
+     *
+     * @param timeout a positive duration
+     * @return this config
+     */
     HealthConfig checkTimeout(Duration timeout);
 
     /**
      * Starts not ready: readiness answers 503 {@code not_ready} until the app calls
      * {@code Brisk.ready(true)}, e.g. after loading its data or warming up. Default: ready at start.
+     *
+     * @return this config
      */
     HealthConfig startNotReady();
 }

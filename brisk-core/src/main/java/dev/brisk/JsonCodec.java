@@ -7,12 +7,21 @@ import java.lang.reflect.Type;
  * provides one. Implementations must be thread-safe.
  */
 public interface JsonCodec {
-    /** Serializes {@code value} to UTF-8 JSON. */
+    /**
+     * Serializes {@code value} to UTF-8 JSON. Called on the handler's thread.
+     *
+     * @param value the value to write; may be null
+     * @return the JSON bytes; not null
+     */
     byte[] write(Object value);
 
     /**
-     * Reads {@code type} from UTF-8 JSON.
+     * Reads {@code type} from UTF-8 JSON. Called on the handler's thread.
      *
+     * @param <T> the type to read
+     * @param json the request body
+     * @param type the class to read
+     * @return the value read
      * @throws JsonBindingException when the input is not valid JSON for the type, best with where and
      *     why: the framework answers {@code 400 Bad Request} with its message. Any other runtime
      *     exception is answered with a {@code 400} too, but only logged (at DEBUG), not shown to the client

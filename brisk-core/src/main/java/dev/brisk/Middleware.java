@@ -32,7 +32,7 @@ public interface Middleware {
      * Wraps {@code next}.
      *
      * @param next the rest of the chain: further middleware, the before filters and the handler
-     * @return the handler that runs in its place
+     * @return the handler to run instead of {@code next}; called concurrently, so it must be thread-safe
      */
     Handler apply(Handler next);
 }

@@ -44,6 +44,37 @@ import java.time.Duration;
  * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
  * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
  * </table>
+ *
+ * @param host address to listen on
+ * @param port port to listen on (0: any free port)
+ * @param ioThreads number of I/O loops
+ * @param dispatch where handlers run: event-loop, virtual-threads, worker-pool
+ * @param workerThreads size of the default worker pool
+ * @param maxRequestLine longest request line (414 beyond)
+ * @param maxHeaderSize largest header block (431 beyond)
+ * @param maxHeaders most header fields (431 beyond)
+ * @param maxBodySize largest request body (413 beyond, unread)
+ * @param maxChunkExtension longest chunk extension per chunk (400 beyond)
+ * @param headerReadTimeout time to receive a whole request head
+ * @param bodyReadTimeout longest wait for more body bytes
+ * @param idleTimeout keep-alive wait for the next request
+ * @param writeTimeout longest wait for a slow reader to take more response bytes
+ * @param maxRequestsPerConnection close a connection after this many
+ * @param maxConnections above this, stop accepting (the kernel backlog queues)
+ * @param backlog listen backlog
+ * @param shutdownTimeout graceful shutdown: how long in-flight requests may finish
+ * @param shutdownDelay graceful shutdown: how long readiness answers 503 while everything * is still accepted and served, before the drain; set it a bit above the load balancer's probe period
+ * @param maxConcurrentRequests requests in flight at most; more wait in the queue or get 503
+ * @param concurrencyLimit fixed, or adaptive (lowered when latency rises)
+ * @param requestQueueSize requests waiting for a slot at most (0: refuse at once)
+ * @param requestQueueTimeout longest wait in the queue before a 503
+ * @param accessLog off, full (a line per response) or sampled, through the * {@code System.Logger} named {@code brisk.access}
+ * @param accessLogSampleRate sampled: one response in this many per I/O loop is * logged, and every 5xx
+ * @param requestIds echo {@code X-Request-Id} (the incoming valid one, else a * generated one) on every response
+ * @param io engine: nio (selector loops) or blocking (a thread per connection)
+ * @param threads blocking engine: virtual or platform threads
+ * @param platformThreads blocking engine on platform threads: connections served at once
+ * @param connectionWaitTimeout blocking engine on platform threads: longest wait for a free thread before a 503
  */
 public record ServerOptions(
         String host,
@@ -77,26 +108,50 @@ public record ServerOptions(
         int platformThreads,
         Duration connectionWaitTimeout) {
 
+    /** Default of the option {@code port}. */
     public static final int DEFAULT_PORT = 8080;
+    /** Default of the option {@code max-request-line}. */
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
+    /** Default of the option {@code max-header-size}. */
     public static final int DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
+    /** Default of the option {@code max-headers}. */
     public static final int DEFAULT_MAX_HEADERS = 100;
+    /** Default of the option {@code max-body-size}. */
     public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
+    /** Default of the option {@code max-chunk-extension}. */
     public static final int DEFAULT_MAX_CHUNK_EXTENSION = 256;
+    /** Default of the option {@code header-read-timeout}. */
     public static final Duration DEFAULT_HEADER_READ_TIMEOUT = Duration.ofSeconds(10);
+    /** Default of the option {@code body-read-timeout}. */
     public static final Duration DEFAULT_BODY_READ_TIMEOUT = Duration.ofSeconds(30);
+    /** Default of the option {@code idle-timeout}. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default of the option {@code write-timeout}. */
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(30);
+    /** Default of the option {@code max-connections}. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    /** Default of the option {@code backlog}. */
     public static final int DEFAULT_BACKLOG = 1024;
+    /** Default of the option {@code shutdown-timeout}. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    /** Default of the option {@code shutdown-delay}. */
     public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
+    /** Default of the option {@code request-queue-size}. */
     public static final int DEFAULT_REQUEST_QUEUE_SIZE = 16;
+    /** Default of the option {@code request-queue-timeout}. */
     public static final Duration DEFAULT_REQUEST_QUEUE_TIMEOUT = Duration.ofMillis(100);
+    /** Default of the option {@code access-log-sample-rate}. */
     public static final int DEFAULT_ACCESS_LOG_SAMPLE_RATE = 100;
+    /** Default of the option {@code platform-threads}. */
     public static final int DEFAULT_PLATFORM_THREADS = 200;
+    /** Default of the option {@code connection-wait-timeout}. */
     public static final Duration DEFAULT_CONNECTION_WAIT_TIMEOUT = Duration.ofSeconds(1);
 
+    /**
+     * Checks every option; the error names the option by its key and gives the refused value.
+     *
+     * @throws IllegalArgumentException when an option is out of its range or a required one is null
+     */
     public ServerOptions {
         requireRange("port", port, 0, 65535);
         requireRange("io-threads", ioThreads, 1, 1024);
@@ -156,6 +211,11 @@ public record ServerOptions(
         }
     }
 
+    /**
+     * A builder holding every default; the builder is not thread-safe.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -196,38 +256,194 @@ public record ServerOptions(
         private Builder() {
         }
 
+        /**
+         * Address to listen on (option {@code host}, default 0.0.0.0).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder host(String v) { host = v; return this; }
+        /**
+         * Port to listen on (0: any free port) (option {@code port}, default 8080).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder port(int v) { port = v; return this; }
+        /**
+         * Number of I/O loops (option {@code io-threads}, default available processors).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder ioThreads(int v) { ioThreads = v; return this; }
+        /**
+         * Where handlers run: event-loop, virtual-threads, worker-pool (option {@code dispatch}, default virtual-threads).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder dispatch(Dispatch v) { dispatch = v; return this; }
+        /**
+         * Size of the default worker pool (option {@code worker-threads}, default max(8, 2 × processors)).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder workerThreads(int v) { workerThreads = v; return this; }
+        /**
+         * Longest request line (414 beyond) (option {@code max-request-line}, default 8 KiB).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxRequestLine(int v) { maxRequestLine = v; return this; }
+        /**
+         * Largest header block (431 beyond) (option {@code max-header-size}, default 16 KiB).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxHeaderSize(int v) { maxHeaderSize = v; return this; }
+        /**
+         * Most header fields (431 beyond) (option {@code max-headers}, default 100).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxHeaders(int v) { maxHeaders = v; return this; }
+        /**
+         * Largest request body (413 beyond, unread) (option {@code max-body-size}, default 10 MiB).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxBodySize(long v) { maxBodySize = v; return this; }
+        /**
+         * Longest chunk extension per chunk (400 beyond) (option {@code max-chunk-extension}, default 256 B).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxChunkExtension(int v) { maxChunkExtension = v; return this; }
+        /**
+         * Time to receive a whole request head (option {@code header-read-timeout}, default 10 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder headerReadTimeout(Duration v) { headerReadTimeout = v; return this; }
+        /**
+         * Longest wait for more body bytes (option {@code body-read-timeout}, default 30 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder bodyReadTimeout(Duration v) { bodyReadTimeout = v; return this; }
+        /**
+         * Keep-alive wait for the next request (option {@code idle-timeout}, default 60 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
+        /**
+         * Longest wait for a slow reader to take more response bytes (option {@code write-timeout}, default 30 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder writeTimeout(Duration v) { writeTimeout = v; return this; }
+        /**
+         * Close a connection after this many (option {@code max-requests-per-connection}, default 0 (unlimited)).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxRequestsPerConnection(int v) { maxRequestsPerConnection = v; return this; }
+        /**
+         * Above this, stop accepting (the kernel backlog queues) (option {@code max-connections}, default 10000).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxConnections(int v) { maxConnections = v; return this; }
+        /**
+         * Listen backlog (option {@code backlog}, default 1024).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder backlog(int v) { backlog = v; return this; }
+        /**
+         * Graceful shutdown: how long in-flight requests may finish (option {@code shutdown-timeout}, default 10 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder shutdownTimeout(Duration v) { shutdownTimeout = v; return this; }
+        /**
+         * Graceful shutdown: how long readiness answers 503 while everything * is still accepted and served, before the drain; set it a bit above the load balancer's probe period (option {@code shutdown-delay}, default 0 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder shutdownDelay(Duration v) { shutdownDelay = v; return this; }
+        /**
+         * Requests in flight at most; more wait in the queue or get 503 (option {@code max-concurrent-requests}, default 0 (unlimited)).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder maxConcurrentRequests(int v) { maxConcurrentRequests = v; return this; }
+        /**
+         * Fixed, or adaptive (lowered when latency rises) (option {@code concurrency-limit}, default fixed).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder concurrencyLimit(ConcurrencyLimitMode v) { concurrencyLimit = v; return this; }
+        /**
+         * Requests waiting for a slot at most (0: refuse at once) (option {@code request-queue-size}, default 16).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder requestQueueSize(int v) { requestQueueSize = v; return this; }
+        /**
+         * Longest wait in the queue before a 503 (option {@code request-queue-timeout}, default 100 ms).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder requestQueueTimeout(Duration v) { requestQueueTimeout = v; return this; }
+        /**
+         * Off, full (a line per response) or sampled, through the * {@code System.Logger} named {@code brisk.access} (option {@code access-log}, default off).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder accessLog(AccessLogMode v) { accessLog = v; return this; }
+        /**
+         * Sampled: one response in this many per I/O loop is * logged, and every 5xx (option {@code access-log-sample-rate}, default 100).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder accessLogSampleRate(int v) { accessLogSampleRate = v; return this; }
+        /**
+         * Echo {@code X-Request-Id} (the incoming valid one, else a * generated one) on every response (option {@code request-ids}, default false).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder requestIds(boolean v) { requestIds = v; return this; }
+        /**
+         * Engine: nio (selector loops) or blocking (a thread per connection) (option {@code io}, default nio).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder io(IoMode v) { io = v; return this; }
+        /**
+         * Blocking engine: virtual or platform threads (option {@code threads}, default virtual).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder threads(ThreadMode v) { threads = v; return this; }
+        /**
+         * Blocking engine on platform threads: connections served at once (option {@code platform-threads}, default 200).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder platformThreads(int v) { platformThreads = v; return this; }
+        /**
+         * Blocking engine on platform threads: longest wait for a free thread before a 503 (option {@code connection-wait-timeout}, default 1 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
         public Builder connectionWaitTimeout(Duration v) { connectionWaitTimeout = v; return this; }
 
-        /** Overlays every option that {@code source} supplies on the values set so far. */
+        /**
+         * Overlays every option that {@code source} supplies on the values set so far.
+         *
+         * @param source where the outside values come from; not null
+         * @return this builder
+         * @throws IllegalArgumentException when a supplied value cannot be parsed
+         */
         public Builder from(ConfigSource source) {
             host = source.string("host", host);
             port = source.integer("port", port);
@@ -262,6 +478,12 @@ public record ServerOptions(
             return this;
         }
 
+        /**
+         * Freezes the values set so far; the builder can still be changed and built again.
+         *
+         * @return the options, validated
+         * @throws IllegalArgumentException when an option is out of range
+         */
         public ServerOptions build() {
             return new ServerOptions(host, port, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,

@@ -31,21 +31,43 @@ public final class StaticResponse {
         this.headers = List.copyOf(headers);
     }
 
-    /** {@code 200 text/plain; charset=utf-8}. */
+    /**
+     * {@return a {@code 200 text/plain; charset=utf-8} response}
+     *
+     * @param text the body, encoded as UTF-8
+     */
     public static StaticResponse text(String text) {
         return of(200, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code 200 application/json} with the given JSON text. */
+    /**
+     * {@return a {@code 200 application/json} response}
+     *
+     * @param json the body, already JSON (not checked), encoded as UTF-8
+     */
     public static StaticResponse json(String json) {
         return of(200, "application/json", json.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * {@return a response with any status and body}
+     *
+     * @param status 200 to 599
+     * @param contentType the {@code Content-Type} value
+     * @param body the body, copied; must be empty for 204 and 304
+     * @throws IllegalArgumentException for a status out of range, a body on 204/304 or an invalid content type
+     */
     public static StaticResponse of(int status, String contentType, byte[] body) {
         return new StaticResponse(status, contentType, body, List.of());
     }
 
-    /** A copy with one more header. */
+    /**
+     * {@return a copy with one more header}
+     *
+     * @param name the header's name
+     * @param value the header's value
+     * @throws IllegalArgumentException when the name is not a token or the value has control characters
+     */
     public StaticResponse withHeader(String name, String value) {
         HeaderRules.checkName(name);
         HeaderRules.checkValue(value);
@@ -55,20 +77,22 @@ public final class StaticResponse {
         return new StaticResponse(status, contentType, body, h);
     }
 
+    /** {@return the status code} */
     public int status() {
         return status;
     }
 
+    /** {@return the {@code Content-Type} value} */
     public String contentType() {
         return contentType;
     }
 
-    /** A copy of the body. */
+    /** {@return a copy of the body} */
     public byte[] body() {
         return body.clone();
     }
 
-    /** Extra headers as name, value, name, value... */
+    /** {@return extra headers as name, value, name, value..} */
     public List<String> headers() {
         return headers;
     }

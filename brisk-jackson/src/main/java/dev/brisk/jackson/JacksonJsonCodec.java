@@ -32,16 +32,16 @@ public final class JacksonJsonCodec implements JsonCodec {
         this(JsonMapper.builder().build());
     }
 
-    /** A codec on a mapper configured by the caller. */
+    /**
+     * A codec on a mapper configured by the caller.
+     *
+     * @param mapper used for every read and write; must not be reconfigured afterwards
+     */
     public JacksonJsonCodec(JsonMapper mapper) {
         this.mapper = mapper;
     }
 
-    /**
-     * The mapper this codec reads and writes with.
-     *
-     * @return the mapper
-     */
+    /** {@return the mapper this codec reads and writes with} */
     public JsonMapper mapper() {
         return mapper;
     }

@@ -58,17 +58,28 @@ public final class BriskMeterBinder implements MeterBinder {
     private final ScalingSignals signals;
     private final Tags tags;
 
-    /** Binds {@code app}'s counters, with scaling signals over the default window. */
+    /**
+     * Binds {@code app}'s counters, with scaling signals over the default window.
+     *
+     * @param app the app whose counters the meters read, live
+     */
     public BriskMeterBinder(Brisk app) {
         this(app, Tags.empty());
     }
 
-    /** As {@link #BriskMeterBinder(Brisk)}, adding {@code tags} to every meter. */
+    /**
+     * As {@link #BriskMeterBinder(Brisk)}, adding {@code tags} to every meter.
+     *
+     * @param app the app whose counters the meters read, live
+     * @param tags added to every meter
+     */
     public BriskMeterBinder(Brisk app, Iterable<Tag> tags) {
         this(app.metrics(), new ScalingSignals(app), tags);
     }
 
     /**
+     * Binds counters and signals given separately, e.g. signals on a fake clock in a test.
+     *
      * @param metrics the engine's counters ({@link Brisk#metrics()})
      * @param signals the scaling signals over the same counters (its window and clock are kept)
      * @param tags added to every meter
@@ -79,7 +90,7 @@ public final class BriskMeterBinder implements MeterBinder {
         this.tags = Tags.of(tags);
     }
 
-    /** The scaling signals the gauges read. */
+    /** {@return the scaling signals the gauges read} */
     public ScalingSignals signals() {
         return signals;
     }

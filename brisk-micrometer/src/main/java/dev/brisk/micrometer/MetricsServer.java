@@ -33,7 +33,11 @@ public final class MetricsServer implements AutoCloseable {
      * Binds {@code host}:{@code port} and serves {@code GET /metrics}: the text of {@code scrape}, called
      * once per request, as {@code contentType}. Any other path is a 404.
      *
+     * @param host the address to listen on
      * @param port the port; 0 for any free one (see {@link #port()})
+     * @param scrape returns the registry's text, on this server's I/O thread
+     * @param contentType the {@code Content-Type} of the scrape's text
+     * @return the running server; close it when done
      * @throws java.io.UncheckedIOException when the port cannot be bound
      */
     public static MetricsServer start(String host, int port, Supplier<String> scrape, String contentType) {
@@ -48,17 +52,17 @@ public final class MetricsServer implements AutoCloseable {
         return new MetricsServer(server.start());
     }
 
-    /** The bound port. */
+    /** {@return the bound port} */
     public int port() {
         return server.port();
     }
 
-    /** The address it listens on, as given. */
+    /** {@return the address it listens on, as given} */
     public String host() {
         return server.options().host();
     }
 
-    /** The URL to scrape ({@code localhost} when listening on every address). */
+    /** {@return the URL to scrape ({@code localhost} when listening on every address)} */
     public String url() {
         String h = host();
         if (h.equals("0.0.0.0") || h.equals("::")) {

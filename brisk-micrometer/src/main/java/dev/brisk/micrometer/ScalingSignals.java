@@ -28,12 +28,18 @@ public final class ScalingSignals {
     private final int maxConnections;
     private final SlidingRate shed;
 
-    /** Signals for a running app, over the {@linkplain #DEFAULT_WINDOW default window}. */
+    /**
+     * Signals for a running app, over the {@linkplain #DEFAULT_WINDOW default window}.
+     *
+     * @param app the app whose counters the signals read, live
+     */
     public ScalingSignals(Brisk app) {
         this(app.metrics(), app.options().maxConnections(), DEFAULT_WINDOW, System::nanoTime);
     }
 
     /**
+     * Signals over counters given separately, with their own window and clock.
+     *
      * @param metrics the engine's counters
      * @param maxConnections the app's {@code max-connections}
      * @param window how far back {@link #rejectionRate()} and {@link #needsScaleOut()} look; at least 1 s
@@ -53,7 +59,7 @@ public final class ScalingSignals {
         return n;
     }
 
-    /** The window of {@link #rejectionRate()} and {@link #needsScaleOut()}. */
+    /** {@return the window of {@link #rejectionRate()} and {@link #needsScaleOut()}} */
     public Duration window() {
         return Duration.ofNanos(shed.windowNanos());
     }
@@ -62,23 +68,25 @@ public final class ScalingSignals {
      * In-flight requests divided by the current in-flight limit: 1.0 when every slot is taken, 0 when
      * requests are not limited ({@code max-concurrent-requests} 0). Can exceed 1 briefly when an
      * adaptive limit drops below the requests already admitted.
+     *
+     * @return the ratio now
      */
     public double saturationRatio() {
         int limit = metrics.concurrencyLimit();
         return limit <= 0 ? 0.0 : (double) metrics.inFlight() / limit;
     }
 
-    /** Requests shed (refused with 503 by load shedding, every reason) per second over the window. */
+    /** {@return requests shed (refused with 503 by load shedding, every reason) per second over the window} */
     public double rejectionRate() {
         return shed.perSecond();
     }
 
-    /** True while a request was shed within the window: this instance alone cannot take its load. */
+    /** {@return true while a request was shed within the window: this instance alone cannot take its load} */
     public boolean needsScaleOut() {
         return shed.read().increase() > 0;
     }
 
-    /** {@code max-connections} minus the connections open now: 0 while accepting is paused at the limit. */
+    /** {@return {@code max-connections} minus the connections open now: 0 while accepting is paused at the limit} */
     public int connectionHeadroom() {
         return maxConnections - metrics.connectionsActive();
     }

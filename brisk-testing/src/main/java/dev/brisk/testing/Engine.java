@@ -17,7 +17,11 @@ public enum Engine {
     /** {@code io=blocking}, a bounded pool of platform threads. */
     BLOCKING_PLATFORM;
 
-    /** Sets the engine options on {@code cfg}; call it before the test's own options so a test may refine them. */
+    /**
+     * Sets the engine options on {@code cfg}; call it before the test's own options so a test may refine them.
+     *
+     * @param cfg the app being declared
+     */
     public void apply(BriskConfig cfg) {
         switch (this) {
             case NIO -> cfg.options().io(IoMode.NIO);

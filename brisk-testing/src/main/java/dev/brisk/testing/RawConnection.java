@@ -31,6 +31,14 @@ public final class RawConnection implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
+    /**
+     * Connects, with a 5 s read timeout.
+     *
+     * @param host the server's address
+     * @param port the server's port
+     * @return the open connection; the caller closes it
+     * @throws UncheckedIOException when the connection cannot be made
+     */
     public static RawConnection open(String host, int port) {
         try {
             return new RawConnection(new Socket(host, port));
@@ -39,17 +47,36 @@ public final class RawConnection implements AutoCloseable {
         }
     }
 
-    /** A parsed response. Header names are lower-cased; repeated headers keep the last value. */
+    /**
+     * A parsed response. Header names are lower-cased; repeated headers keep the last value.
+     *
+     * @param status the status code
+     * @param statusLine the whole status line, without CRLF
+     * @param headers lower-cased name to the last value
+     * @param bodyBytes the body after any chunked coding was removed
+     */
     public record Response(int status, String statusLine, Map<String, String> headers, byte[] bodyBytes) {
+        /** {@return the body decoded as UTF-8} */
         public String body() {
             return new String(bodyBytes, StandardCharsets.UTF_8);
         }
 
+        /**
+         * {@return the last value of a response header, or null}
+         *
+         * @param name the header's name, any case
+         */
         public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
     }
 
+    /**
+     * Sets the read timeout of every later read.
+     *
+     * @param millis the timeout; 0 waits forever, which a test should not do
+     * @return this connection
+     */
     public RawConnection timeout(int millis) {
         try {
             socket.setSoTimeout(millis);
@@ -59,10 +86,23 @@ public final class RawConnection implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Writes {@code ascii} as Latin-1 bytes and flushes.
+     *
+     * @param ascii the bytes to write, one char each
+     * @return this connection
+     */
     public RawConnection send(String ascii) {
         return send(ascii.getBytes(StandardCharsets.ISO_8859_1));
     }
 
+    /**
+     * Writes {@code bytes} and flushes.
+     *
+     * @param bytes the bytes to write
+     * @return this connection
+     * @throws UncheckedIOException when the write fails, e.g. the server closed
+     */
     public RawConnection send(byte[] bytes) {
         try {
             out.write(bytes);
@@ -73,7 +113,11 @@ public final class RawConnection implements AutoCloseable {
         return this;
     }
 
-    /** Half-closes: the server sees end of input. */
+    /**
+     * Half-closes: the server sees end of input.
+     *
+     * @return this connection
+     */
     public RawConnection shutdownOutput() {
         try {
             socket.shutdownOutput();
@@ -83,12 +127,16 @@ public final class RawConnection implements AutoCloseable {
         return this;
     }
 
-    /** Reads one response to a request that was not HEAD. */
+    /** {@return one response to a request that was not HEAD, read to its end} */
     public Response read() {
         return read(false);
     }
 
-    /** Reads one response; {@code head} says the request was HEAD (no body follows). */
+    /**
+     * {@return one response, read to its end}
+     *
+     * @param head whether the request was HEAD (then no body follows)
+     */
     public Response read(boolean head) {
         try {
             String statusLine = line();
@@ -156,7 +204,11 @@ public final class RawConnection implements AutoCloseable {
         return b.size() == 0 ? null : b.toString(StandardCharsets.ISO_8859_1);
     }
 
-    /** Reads {@code n} responses (pipelining). */
+    /**
+     * {@return {@code n} responses, in order (pipelining)}
+     *
+     * @param n how many to read
+     */
     public List<Response> read(int n) {
         List<Response> r = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -167,7 +219,10 @@ public final class RawConnection implements AutoCloseable {
 
     /**
      * Whether the server closed the connection within {@code millis}: reads (and drops) bytes until
-     * end of stream or reset. False when the connection is still open at the deadline.
+     * end of stream or reset.
+     *
+     * @param millis how long to wait
+     * @return true when closed or reset; false when the connection is still open at the deadline
      */
     public boolean closedWithin(int millis) {
         long deadline = System.nanoTime() + millis * 1_000_000L;
@@ -195,6 +250,9 @@ public final class RawConnection implements AutoCloseable {
      * Whether nothing at all (no byte, no end of stream, no reset) arrives within {@code millis}: the
      * server keeps the connection open and says nothing. A byte that does arrive is consumed. The read
      * timeout set before is restored.
+     *
+     * @param millis how long to listen
+     * @return true when nothing arrived
      */
     public boolean silentFor(int millis) {
         try {
@@ -216,6 +274,11 @@ public final class RawConnection implements AutoCloseable {
     /**
      * Writes {@code ascii} in pieces of at most {@code pieceSize} bytes, flushing each and sleeping
      * {@code pauseMillis} between them, so the server sees the bytes arrive a few at a time.
+     *
+     * @param ascii the bytes to write, one Latin-1 char each
+     * @param pieceSize bytes per write, at least 1
+     * @param pauseMillis pause between writes; 0 for none
+     * @return this connection
      */
     public RawConnection sendInPieces(String ascii, int pieceSize, int pauseMillis) {
         byte[] b = ascii.getBytes(StandardCharsets.ISO_8859_1);
@@ -233,7 +296,11 @@ public final class RawConnection implements AutoCloseable {
         return this;
     }
 
-    /** All bytes until the server closes (or the timeout), as Latin-1 text. */
+    /**
+     * {@return all bytes until the server closes, as Latin-1 text; empty when the connection is reset}
+     *
+     * @throws UncheckedIOException when the server does not close it within the read timeout
+     */
     public String readAll() {
         try {
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
