@@ -8,9 +8,13 @@ package dev.brisk;
  */
 public class JsonBindingException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** Why the body does not fit, for the client. */
     private final String reason;
+    /** The 1-based line where the parser stopped, or 0. */
     private final int line;
+    /** The 1-based column where the parser stopped, or 0. */
     private final int column;
+    /** The field at fault, or null. */
     private final String path;
 
     /**
