@@ -4,14 +4,12 @@ import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.Handler;
 import dev.brisk.HttpException;
-import dev.brisk.JsonBindingException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
 import dev.brisk.internal.http.Ascii;
 import dev.brisk.internal.routing.CompiledRoute;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -34,7 +32,7 @@ import java.util.Map;
  *
  * <p>The response half is {@link ResponseState}. The app records its routing decision here (the route,
  * its raw parameters, the chain and its dispatch), so the connection can see the route before the body
- * is read. Cookie parsing ({@link Cookies}) and the state few requests need ({@code Rare}) live apart:
+ * is read. Cookie parsing ({@link Cookies}) and the state few requests need ({@link RareRequestState}) live apart:
  * the common request costs this one object.
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
@@ -66,7 +64,7 @@ public final class Exchange extends ResponseState {
     private byte[] body;
     private String path;
     private String requestId;
-    private Rare rare; // what few requests need, made on first use: a smaller exchange for the rest
+    private RareRequestState rare; // what few requests need, made on first use: a smaller exchange for the rest
 
     // what routing decided
     private String[] rawParams = NO_PARAMS; // shared: never written to
@@ -105,18 +103,10 @@ public final class Exchange extends ResponseState {
         this.bodyDeferred = bodyDeferred;
     }
 
-    /** The request state few requests use: kept out of every exchange's own fields. */
-    private static final class Rare {
-        Map<String, List<String>> queryMap;
-        Map<String, String> cookieMap;
-        Map<String, Object> attributes;
-        RuntimeException bodyFailure;
-    }
-
-    private Rare rare() {
-        Rare r = rare;
+    private RareRequestState rare() {
+        RareRequestState r = rare;
         if (r == null) {
-            r = new Rare();
+            r = new RareRequestState();
             rare = r;
         }
         return r;
@@ -186,17 +176,6 @@ public final class Exchange extends ResponseState {
     /** Whether the request had a deferred body that nobody read (the connection must then close). */
     public boolean deferredBodyUnread() {
         return bodyDeferred && body == null;
-    }
-
-    /** Closes a response stream nobody will read, ignoring failures. */
-    public static void closeQuietly(InputStream in) {
-        if (in != null) {
-            try {
-                in.close();
-            } catch (Exception ignored) {
-                // nothing to do: the stream is abandoned
-            }
-        }
     }
 
     // ---- app-facing: routing, dispatch, error answers ----
@@ -378,57 +357,16 @@ public final class Exchange extends ResponseState {
         return new ByteArrayInputStream(body());
     }
 
-    // ---- JSON binding (issue 15): 415 before the body is read, 400 with the codec's where and why ----
+    // ---- JSON binding: JsonBodies ----
 
     @Override
     public <T> T bodyAsJson(Class<T> type) {
-        return readJson(type);
+        return JsonBodies.read(this, requireCodec(), type);
     }
 
     @Override
     public <T> T bodyAsJson(Type type) {
-        return readJson(type);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> T readJson(Type type) {
-        JsonCodec c = requireCodec();
-        String ct = contentType();
-        if (ct != null && !MediaTypes.isJson(ct)) {
-            throw new HttpException.UnsupportedMediaType("Request body must be JSON (application/json), not " + ct);
-        }
-        byte[] b = body();
-        try {
-            return type instanceof Class<?> cls ? (T) c.read(b, cls) : c.read(b, type);
-        } catch (JsonBindingException e) {
-            String msg = "Request body is not valid JSON for " + simpleName(type) + ": " + e.getMessage();
-            LOG.log(System.Logger.Level.DEBUG, () -> msg + " (" + method + " " + rawPath() + ")", e);
-            throw new HttpException.BadRequest(msg);
-        } catch (UnsupportedOperationException e) {
-            throw e; // the codec cannot bind the type: the server's fault, a 500
-        } catch (RuntimeException e) {
-            // a codec without locations: its message may hold anything, so it goes to the log only
-            LOG.log(System.Logger.Level.DEBUG, () -> "bad JSON body for " + type.getTypeName() + " ("
-                    + method + " " + rawPath() + "): " + e, e);
-            throw new HttpException.BadRequest("Request body is not valid JSON for " + simpleName(type));
-        }
-    }
-
-    /** {@code List<Todo>} rather than the type's full name: package names are not the client's business. */
-    private static String simpleName(Type type) {
-        if (type instanceof Class<?> c) {
-            return c.getSimpleName();
-        }
-        if (type instanceof ParameterizedType p) {
-            StringBuilder b = new StringBuilder(simpleName(p.getRawType())).append('<');
-            Type[] args = p.getActualTypeArguments();
-            for (int i = 0; i < args.length; i++) {
-                b.append(i == 0 ? "" : ", ").append(simpleName(args[i]));
-            }
-            return b.append('>').toString();
-        }
-        String n = type.getTypeName();
-        return n.substring(n.lastIndexOf('.') + 1);
+        return JsonBodies.read(this, requireCodec(), type);
     }
 
     private JsonCodec requireCodec() {
@@ -468,7 +406,7 @@ public final class Exchange extends ResponseState {
             f.mapOnto(this); // the core's exception, answered here: not stored either
             return this;
         }
-        Rare r = rare();
+        RareRequestState r = rare();
         if (r.attributes == null) {
             r.attributes = new HashMap<>();
         }

@@ -102,7 +102,7 @@ abstract class ResponseState implements Context {
         responseBody = NO_BODY;
         responseText = null;
         responseBuffer = null;
-        Exchange.closeQuietly(responseStream);
+        closeQuietly(responseStream);
         responseStream = null;
     }
 
@@ -235,5 +235,16 @@ abstract class ResponseState implements Context {
         header("Location", location);
         status(status);
         return body(TEXT, NO_BODY);
+    }
+
+    /** Closes a response stream nobody will read, ignoring failures. */
+    public static void closeQuietly(java.io.InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (Exception ignored) {
+                // nothing to do: the stream is abandoned
+            }
+        }
     }
 }
