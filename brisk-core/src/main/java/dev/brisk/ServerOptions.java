@@ -16,7 +16,7 @@ import java.time.Duration;
  * <tr><td>worker-threads</td><td>max(8, 2 × processors)</td><td>size of the default worker pool</td></tr>
  * <tr><td>max-request-line</td><td>8 KiB</td><td>longest request line (414 beyond)</td></tr>
  * <tr><td>max-header-size</td><td>16 KiB</td><td>largest header block (431 beyond)</td></tr>
- * <tr><td>max-headers</td><td>100</td><td>most header fields (431 beyond)</td></tr>
+ * <tr><td>max-headers</td><td>200</td><td>most header fields (431 beyond); {@code max-header-size} bounds the bytes</td></tr>
  * <tr><td>max-body-size</td><td>10 MiB</td><td>largest request body (413 beyond, unread)</td></tr>
  * <tr><td>max-chunk-extension</td><td>256 B</td><td>longest chunk extension per chunk (400 beyond)</td></tr>
  * <tr><td>header-read-timeout</td><td>10 s</td><td>time to receive a whole request head</td></tr>
@@ -115,7 +115,7 @@ public record ServerOptions(
     /** Default of the option {@code max-header-size}. */
     public static final int DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
     /** Default of the option {@code max-headers}. */
-    public static final int DEFAULT_MAX_HEADERS = 100;
+    public static final int DEFAULT_MAX_HEADERS = 200;
     /** Default of the option {@code max-body-size}. */
     public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
     /** Default of the option {@code max-chunk-extension}. */
@@ -299,7 +299,7 @@ public record ServerOptions(
          */
         public Builder maxHeaderSize(int v) { maxHeaderSize = v; return this; }
         /**
-         * Most header fields (431 beyond) (option {@code max-headers}, default 100).
+         * Most header fields (431 beyond) (option {@code max-headers}, default 200).
          * @param v the value; checked only by {@link #build()}
          * @return this builder
          */

@@ -28,7 +28,7 @@ class ServerOptionsTest {
         assertThat(o.workerThreads()).isEqualTo(Math.max(8, 2 * cpus));
         assertThat(o.maxRequestLine()).isEqualTo(8192);
         assertThat(o.maxHeaderSize()).isEqualTo(16384);
-        assertThat(o.maxHeaders()).isEqualTo(100);
+        assertThat(o.maxHeaders()).isEqualTo(200);
         assertThat(o.maxBodySize()).isEqualTo(10L * 1024 * 1024);
         assertThat(o.maxChunkExtension()).isEqualTo(256);
         assertThat(o.headerReadTimeout()).isEqualTo(Duration.ofSeconds(10));
