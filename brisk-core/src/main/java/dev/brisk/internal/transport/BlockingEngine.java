@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * {@link BlockingLoop} — a new virtual thread, or one of at most {@code platform-threads} platform
  * threads. With platform threads, the acceptor waits for a free one (connections meanwhile wait in
  * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is answered 503 and
- * closed. One watchdog thread enforces {@code write-timeout} on every connection, since a blocking
- * write has no timeout of its own.
+ * closed. One watchdog thread, every 100 ms, enforces {@code write-timeout} on every connection (a
+ * blocking write has no timeout of its own) and ends reads blocked past their connection's deadline
+ * (reads carry no socket timeout: a timed read costs a timer per request).
  */
 public final class BlockingEngine implements Acceptor.Handoff {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -65,7 +66,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
             platform = null;
             platformFree = null;
         }
-        watchdog = Thread.ofPlatform().name("brisk-write-watchdog").daemon(true).unstarted(this::watch);
+        watchdog = Thread.ofPlatform().name("brisk-watchdog").daemon(true).unstarted(this::watch);
         watchdog.start();
     }
 
@@ -196,8 +197,9 @@ public final class BlockingEngine implements Acceptor.Handoff {
             long now = System.nanoTime();
             for (BlockingLoop l : live) {
                 l.checkWrite(now, timeout);
+                l.checkRead(now);
             }
         }
-        LOG.log(System.Logger.Level.TRACE, "write watchdog stopped");
+        LOG.log(System.Logger.Level.TRACE, "watchdog stopped");
     }
 }

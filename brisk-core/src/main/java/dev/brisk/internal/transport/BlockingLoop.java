@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * One connection on its own thread, blocking: the plain {@link Wire} of the blocking transport and the
  * loop that drives its {@link Protocol}. The thread reads, lets the protocol run (a handler runs right
  * here: {@link #blocking}), writes, and reads again. This class only decides when to read and when to
- * wait for a task (a queued request's turn, a streamed body's next piece), and bounds every read and
- * wait by the protocol's deadline, so a timeout needs no timer thread of its own.
+ * wait for a task (a queued request's turn, a streamed body's next piece). Reads block with no
+ * timeout of their own (a timed read costs a timer per request); the engine's watchdog ends a read
+ * still blocked past the protocol's deadline, and waits for tasks are bounded by it.
  *
  * <pre>
  *   read interest on, not awaiting a task ──▶ block in read until the deadline ──▶ onReadable / onTimer
@@ -46,8 +47,13 @@ final class BlockingLoop implements Wire, Runnable {
     private Protocol protocol;
     private volatile Thread thread;
     private boolean readInterest = true;
-    private long deadline;
-    private boolean hasDeadline;
+    // written by this connection's thread, read by the engine's watchdog
+    private volatile long deadline;
+    private volatile boolean hasDeadline;
+    /** Blocked in a read with no timeout of its own: the watchdog ends it when the deadline passes. */
+    private volatile boolean inRead;
+    /** The watchdog ended the read in progress because the deadline passed (not the peer's end). */
+    private volatile boolean deadlineHit;
     private volatile boolean closed;
     /** Blocked reading between messages: shutting the input down then ends the connection cleanly. */
     private volatile boolean idleRead;
@@ -239,19 +245,31 @@ final class BlockingLoop implements Wire, Runnable {
         return n;
     }
 
+    /**
+     * A read with no socket timeout: a timed read would cost a timed park (a timer set and cancelled)
+     * per request, about half of this engine's CPU per request. The deadline is the watchdog's instead
+     * ({@link #checkRead}). Only a probe looks with a timeout, of a millisecond.
+     */
     private int read(byte[] a, int off, int len) throws IOException {
-        long waitMs = probing ? 1
-                : hasDeadline ? (deadline - System.nanoTime() + MILLI - 1) / MILLI : PROBE_EVERY_NANOS / MILLI;
-        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, waitMs));
+        int ms = probing ? 1 : 0;
         if (ms != soTimeout) {
             ch.socket().setSoTimeout(ms);
             soTimeout = ms;
         }
+        int n;
+        inRead = !probing;
         try {
-            return input.read(a, off, len);
+            n = input.read(a, off, len);
         } catch (SocketTimeoutException e) {
             return 0;
+        } finally {
+            inRead = false;
         }
+        if (n < 0 && deadlineHit) {
+            deadlineHit = false;
+            return 0; // not the peer's end but the deadline's: the loop lets the protocol time out
+        }
+        return n;
     }
 
     /** Writes everything (a blocking channel may write only part per call); the watchdog bounds stalls. */
@@ -323,6 +341,22 @@ final class BlockingLoop implements Wire, Runnable {
     @Override
     public AccessLog.Sampler accessLogSampler() {
         return engine.accessLogSampler;
+    }
+
+    /**
+     * Ends a read that is still blocked past the protocol's deadline (the input is shut: the read sees
+     * an end, which {@link #read} reports as "nothing yet", and the loop calls the protocol's timer).
+     * Watchdog thread.
+     */
+    void checkRead(long now) {
+        if (inRead && hasDeadline && now - deadline > 0 && !deadlineHit) {
+            deadlineHit = true;
+            try {
+                ch.shutdownInput();
+            } catch (IOException ignored) {
+                // closed already
+            }
+        }
     }
 
     /** Closes the channel when a write has made no progress for {@code timeoutNanos}. Watchdog thread. */
