@@ -192,7 +192,10 @@ final class Http1Channel implements ExchangeOwner {
             if (deferred.continuing()) {
                 // "100 Continue" is still being written and the handler gave up on its body: answer next
                 conn.closeAfterResponse();
-                output.whenWritten(() -> writeResponse(ex));
+                output.whenWritten(() -> {
+                    deferred.continued(); // what the replaced continuation did first
+                    writeResponse(ex);
+                });
                 return;
             }
             if (echoIds) {

@@ -376,7 +376,13 @@ final class Http1Connection implements Protocol {
         if (next != null) {
             ByteBuffer buffered = reader.input.unread();
             release();
-            wire.protocol(next.open(wire, buffered));
+            wire.readInterest(true); // the new protocol starts reading; its deadlines are its own
+            try {
+                wire.protocol(next.open(wire, buffered));
+            } catch (RuntimeException e) {
+                System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "protocol upgrade failed", e);
+                wire.close();
+            }
         } else if (closeAfter && inputClosed) {
             close();
         } else if (closeAfter) {

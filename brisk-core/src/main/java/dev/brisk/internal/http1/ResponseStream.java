@@ -23,6 +23,8 @@ final class ResponseStream {
     private final Output output;
     private final Runnable responseWritten;
     private StreamPump pump;
+    /** A body stream whose head is still being written: closed if the connection goes first. */
+    private InputStream pending;
     private CompletableFuture<Void> waiter;
 
     ResponseStream(Http1Connection conn, Output output, Runnable responseWritten) {
@@ -36,8 +38,14 @@ final class ResponseStream {
         return pump != null;
     }
 
+    /** {@code in} follows a head now being written: {@link #start} or {@link #close} takes it. */
+    void pending(InputStream in) {
+        pending = in;
+    }
+
     /** The head is written: pump {@code in} on {@code executor}. */
     void start(InputStream in, boolean chunked, Executor executor) {
+        pending = null;
         pump = new StreamPump(conn.channel(), in, chunked);
         executor.execute(pump);
     }
@@ -78,6 +86,9 @@ final class ResponseStream {
 
     /** The connection closed: the pump stops, a piece waiting to be written fails. */
     void close() {
+        InputStream p0 = pending;
+        pending = null;
+        dev.brisk.internal.web.Exchange.closeQuietly(p0);
         CompletableFuture<Void> w = waiter;
         waiter = null;
         if (w != null) {

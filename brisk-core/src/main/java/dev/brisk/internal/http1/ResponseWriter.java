@@ -71,6 +71,7 @@ final class ResponseWriter {
         body = null;
         streamBody = null;
         if (s != null) {
+            stream.pending(s);
             output.send(h, b, () -> stream.start(s, c, streams));
         } else {
             output.send(h, b, responseWritten);

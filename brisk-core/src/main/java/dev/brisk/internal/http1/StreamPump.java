@@ -49,6 +49,7 @@ final class StreamPump implements Runnable {
     public void run() {
         runner = Thread.currentThread();
         if (cancelled) {
+            dev.brisk.internal.web.Exchange.closeQuietly(in); // nobody else will
             return;
         }
         boolean ok = false;

@@ -100,10 +100,17 @@ public final class IoLoop implements Runnable {
             try {
                 SelectionKey key = ch.register(selector, SelectionKey.OP_READ);
                 NioWire w = new NioWire(this, ch, key);
+                w.protocol(host.open(w)); // before the wire is seen by the scan or the selector
                 key.attach(w);
                 connections.add(w);
-                w.protocol(host.open(w));
             } catch (ClosedChannelException e) {
+                closeChannel(ch);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "a new connection could not be set up; closed", e);
+                SelectionKey k = ch.keyFor(selector);
+                if (k != null) {
+                    k.cancel();
+                }
                 closeChannel(ch);
             }
         });
