@@ -98,6 +98,20 @@ final class Http1Channel implements ExchangeOwner {
         return u;
     }
 
+    /**
+     * Hands the wire to {@code next}'s protocol, once the connection has let go of everything; the new
+     * protocol starts with reading on and sets its own deadlines. One that fails to open closes the wire.
+     */
+    void switchTo(Upgrade next, java.nio.ByteBuffer buffered) {
+        wire.readInterest(true);
+        try {
+            wire.protocol(next.open(wire, buffered));
+        } catch (RuntimeException e) {
+            System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "protocol upgrade failed", e);
+            wire.close();
+        }
+    }
+
     /** Whether the wire changes hands after the current response. */
     boolean upgrading() {
         return upgrade != null;

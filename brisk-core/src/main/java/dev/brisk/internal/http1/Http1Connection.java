@@ -19,8 +19,9 @@ import java.util.concurrent.CompletableFuture;
  * states is a collaborator: {@link RequestReader} (bytes, heads, bodies), {@link FastAnswers},
  * {@link AdmissionGate} (the in-flight limit), {@link Http1Channel} (the exchange's owner: dispatch,
  * response, 100-continue), {@link Output} (writes and the {@link PipelineBatch}), {@link ErrorAnswers}
- * (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection that closes while its client may still send hands
- * the wire to {@link LingeringClose}; an {@link Upgrade} takes it the same way.
+ * (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection
+ * that closes while its client may still send hands the wire to {@link LingeringClose}; an
+ * {@link Upgrade} takes it the same way.
  *
  * <pre>
  *   (accept)
@@ -128,8 +129,7 @@ final class Http1Connection implements Protocol {
             onEof();
             return;
         }
-        reader.input.put(src, n);
-        wire.counters().bytesIn(n);
+        reader.accept(src, n);
         advance();
     }
 
@@ -376,13 +376,7 @@ final class Http1Connection implements Protocol {
         if (next != null) {
             ByteBuffer buffered = reader.input.unread();
             release();
-            wire.readInterest(true); // the new protocol starts reading; its deadlines are its own
-            try {
-                wire.protocol(next.open(wire, buffered));
-            } catch (RuntimeException e) {
-                System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "protocol upgrade failed", e);
-                wire.close();
-            }
+            channel.switchTo(next, buffered);
         } else if (closeAfter && inputClosed) {
             close();
         } else if (closeAfter) {

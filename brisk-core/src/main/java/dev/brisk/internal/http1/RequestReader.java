@@ -57,6 +57,12 @@ final class RequestReader {
         return n;
     }
 
+    /** Bytes the transport read into memory of its own ({@code n}, far below a buffer's size). */
+    void accept(byte[] src, int n) {
+        input.put(src, n);
+        wire.counters().bytesIn(n);
+    }
+
     /** Parses what is buffered of a head: {@link #EMPTY} (and the buffer goes back), {@link #PARTIAL} or {@link #WHOLE}. */
     int parseHead() throws HttpParseException {
         if (input.buf == null) {
