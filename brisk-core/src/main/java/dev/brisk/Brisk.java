@@ -37,6 +37,9 @@ public final class Brisk implements AutoCloseable {
      * @param app called once, at once, on the calling thread, to declare options and routes
      * @return the app, not started
      * @throws IllegalArgumentException when a route, option or outside value is invalid
+     * @throws IllegalStateException when a route binds a JSON body
+     *     ({@link Routing#route(Method, String, java.lang.reflect.Type, BodyHandler)}) and no
+     *     {@link BriskConfig#json codec} is configured
      */
     public static Brisk create(Consumer<BriskConfig> app) {
         AppConfig cfg = new AppConfig();

@@ -19,6 +19,65 @@ public interface Routing {
     Route route(Method method, String path, Handler handler);
 
     /**
+     * Registers a route whose body is bound from JSON before its handler runs, as
+     * {@link Context#bodyAsJson(java.lang.reflect.Type)} binds it. The route declares that the app
+     * uses JSON, so an app without a {@link BriskConfig#json codec} fails {@link Brisk#create} with a
+     * message naming the route, rather than answering {@code 500} at the first request.
+     *
+     * @param <T> the body's type
+     * @param method the method it answers
+     * @param path the path template
+     * @param bodyType the body's type: a class, or a generic type such as {@code List<Todo>}
+     * @param handler the handler, given the bound body
+     * @return the route, to refine before start
+     * @throws IllegalArgumentException when the path is malformed or an argument is null; the same
+     *     method and path twice fail {@link Brisk#create}
+     */
+    <T> Route route(Method method, String path, java.lang.reflect.Type bodyType, BodyHandler<T> handler);
+
+    /**
+     * A {@code POST} route with a JSON body bound to {@code bodyType}
+     * (see {@link #route(Method, String, java.lang.reflect.Type, BodyHandler)}).
+     *
+     * @param <T> the body's type
+     * @param path the path template
+     * @param bodyType the body's class
+     * @param handler the handler, given the bound body
+     * @return the route, to refine before start
+     */
+    default <T> Route post(String path, Class<T> bodyType, BodyHandler<T> handler) {
+        return route(Method.POST, path, bodyType, handler);
+    }
+
+    /**
+     * A {@code PUT} route with a JSON body bound to {@code bodyType}
+     * (see {@link #route(Method, String, java.lang.reflect.Type, BodyHandler)}).
+     *
+     * @param <T> the body's type
+     * @param path the path template
+     * @param bodyType the body's class
+     * @param handler the handler, given the bound body
+     * @return the route, to refine before start
+     */
+    default <T> Route put(String path, Class<T> bodyType, BodyHandler<T> handler) {
+        return route(Method.PUT, path, bodyType, handler);
+    }
+
+    /**
+     * A {@code PATCH} route with a JSON body bound to {@code bodyType}
+     * (see {@link #route(Method, String, java.lang.reflect.Type, BodyHandler)}).
+     *
+     * @param <T> the body's type
+     * @param path the path template
+     * @param bodyType the body's class
+     * @param handler the handler, given the bound body
+     * @return the route, to refine before start
+     */
+    default <T> Route patch(String path, Class<T> bodyType, BodyHandler<T> handler) {
+        return route(Method.PATCH, path, bodyType, handler);
+    }
+
+    /**
      * A {@code GET} route.
      *
      * @param path the path template

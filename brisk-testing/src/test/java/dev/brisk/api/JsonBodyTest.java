@@ -1,7 +1,9 @@
 package dev.brisk.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.brisk.Brisk;
 import dev.brisk.JsonBindingException;
 import dev.brisk.JsonCodec;
 import dev.brisk.testing.BriskTestServer;
@@ -23,7 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 15: {@code bodyAsJson} refuses a non-JSON {@code Content-Type} with 415, puts the codec's where
- * and why into the 400 and the DEBUG log, reads generic types, and a missing codec is a 500 logged once.
+ * and why into the 400 and the DEBUG log, reads generic types; a route declared with a body type has it bound
+ * the same way, and fails {@code Brisk.create} when the app has no codec; a plain handler's missing codec is
+ * a 500 logged once.
  */
 class JsonBodyTest {
     private static BriskTestServer server;
@@ -89,6 +93,10 @@ class JsonBodyTest {
             cfg.json(new TextCodec());
             cfg.post("/text", ctx -> ctx.text("got " + ctx.bodyAsJson(String.class)));
             cfg.post("/generic", ctx -> ctx.text("got " + ctx.bodyAsJson(LIST_OF_STRING)));
+            cfg.post("/typed", String.class, (ctx, body) -> ctx.status(201).text("bound " + body));
+            cfg.group("/g", g -> g.put("/typed/{id}", String.class,
+                    (ctx, body) -> ctx.text(ctx.pathParam("id") + " bound " + body)));
+            cfg.route(dev.brisk.Method.POST, "/typed-generic", LIST_OF_STRING, (ctx, body) -> ctx.text("got " + body));
         });
     }
 
@@ -181,5 +189,48 @@ class JsonBodyTest {
             assertThat(loud.get(0).getMessage()).startsWith("no JsonCodec configured: add brisk-jackson and call"
                     + " cfg.json(new JacksonJsonCodec()) (in POST /in)");
         }
+    }
+
+    @Test
+    void aTypedBodyRouteGetsItsBodyBoundBeforeTheHandler() {
+        HttpResponse<String> r = post(server, "/typed", "application/json", "hello");
+        assertThat(r.statusCode()).isEqualTo(201);
+        assertThat(r.body()).isEqualTo("bound hello");
+        HttpResponse<String> g = server.send(server.request("/g/typed/7")
+                .PUT(BodyPublishers.ofString("there")).header("Content-Type", "application/json").build());
+        assertThat(g.statusCode()).isEqualTo(200);
+        assertThat(g.body()).isEqualTo("7 bound there");
+    }
+
+    @Test
+    void aTypedBodyRouteAnswersBindingErrorsLikeBodyAsJson() {
+        assertThat(post(server, "/typed", "text/plain", "hello").statusCode()).isEqualTo(415);
+        HttpResponse<String> bad = post(server, "/typed", "application/json", "bad");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).startsWith("Request body is not valid JSON for String: line 2, column 9");
+        // the generic form reaches the codec's read(byte[], Type), which TextCodec does not implement
+        assertThat(post(server, "/typed-generic", "application/json", "[\"a\"]").statusCode()).isEqualTo(500);
+    }
+
+    @Test
+    void aTypedBodyRouteWithoutACodecFailsCreateNamingTheRoutes() {
+        assertThatThrownBy(() -> Brisk.create(cfg -> {
+            cfg.get("/plain", ctx -> ctx.text("ok"));
+            cfg.post("/todos", String.class, (ctx, body) -> ctx.text(body));
+        })).isInstanceOf(IllegalStateException.class)
+                .hasMessage("no JsonCodec configured, but route POST /todos binds a JSON body: add brisk-jackson"
+                        + " and call cfg.json(new JacksonJsonCodec())");
+        assertThatThrownBy(() -> Brisk.create(cfg -> {
+            cfg.patch("/a", String.class, (ctx, body) -> ctx.text(body));
+            cfg.group("/api", g -> g.post("/b", String.class, (ctx, body) -> ctx.text(body)));
+        })).isInstanceOf(IllegalStateException.class)
+                .hasMessage("no JsonCodec configured, but routes PATCH /a, POST /api/b bind a JSON body:"
+                        + " add brisk-jackson and call cfg.json(new JacksonJsonCodec())");
+        // the same app with a codec is created; without any typed route, no codec is needed to create one
+        Brisk.create(cfg -> {
+            cfg.json(new TextCodec());
+            cfg.post("/todos", String.class, (ctx, body) -> ctx.text(body));
+        });
+        Brisk.create(cfg -> cfg.post("/in", ctx -> ctx.text("got " + ctx.bodyAsJson(String.class))));
     }
 }

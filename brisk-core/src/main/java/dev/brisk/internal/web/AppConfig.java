@@ -1,5 +1,6 @@
 package dev.brisk.internal.web;
 
+import dev.brisk.BodyHandler;
 import dev.brisk.BriskConfig;
 import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
@@ -18,6 +19,7 @@ import dev.brisk.internal.ops.ReadinessHandler;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.FastRoutes;
 import dev.brisk.internal.routing.Router;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,6 +64,8 @@ public final class AppConfig implements BriskConfig {
         boolean neverShed;
         /** Served as is: no app middleware, no before filters (like a fast-static route). */
         boolean bare;
+        /** Its body is bound from JSON before the handler runs: the app needs a codec. */
+        boolean bindsJson;
 
         RouteSpec(Method method, String path, Handler handler, List<Middleware> groupMiddleware) {
             this.method = method;
@@ -171,6 +175,21 @@ public final class AppConfig implements BriskConfig {
         return addRoute(method, path, handler, List.of());
     }
 
+    @Override
+    public <T> Route route(Method method, String path, Type bodyType, BodyHandler<T> handler) {
+        return addJsonRoute(method, path, bodyType, handler, List.of());
+    }
+
+    private <T> Route addJsonRoute(Method method, String path, Type bodyType, BodyHandler<T> handler,
+            List<Middleware> groupMw) {
+        if (bodyType == null || handler == null) {
+            throw new IllegalArgumentException("body type and handler are required");
+        }
+        RouteSpec r = (RouteSpec) addRoute(method, path, ctx -> handler.handle(ctx, ctx.bodyAsJson(bodyType)), groupMw);
+        r.bindsJson = true;
+        return r;
+    }
+
     private Route addRoute(Method method, String path, Handler handler, List<Middleware> groupMw) {
         checkOpen();
         if (method == null || handler == null) {
@@ -207,11 +226,19 @@ public final class AppConfig implements BriskConfig {
 
         @Override
         public Route route(Method method, String path, Handler handler) {
+            return addRoute(method, full(path), handler, List.copyOf(mw));
+        }
+
+        @Override
+        public <T> Route route(Method method, String path, Type bodyType, BodyHandler<T> handler) {
+            return addJsonRoute(method, full(path), bodyType, handler, List.copyOf(mw));
+        }
+
+        private String full(String path) {
             if (path == null || !(path.isEmpty() || path.startsWith("/"))) {
                 throw new IllegalArgumentException("route path must start with '/': " + path);
             }
-            String full = path.equals("/") || path.isEmpty() ? (prefix.isEmpty() ? "/" : prefix) : prefix + path;
-            return addRoute(method, full, handler, List.copyOf(mw));
+            return path.equals("/") || path.isEmpty() ? (prefix.isEmpty() ? "/" : prefix) : prefix + path;
         }
 
         @Override
@@ -273,8 +300,30 @@ public final class AppConfig implements BriskConfig {
         return options.from(source != null ? source : ConfigSource.load()).build();
     }
 
+    /**
+     * A route that binds its body from JSON needs a codec: without one, the app fails here, before
+     * anything listens, rather than answering 500 at the route's first request.
+     */
+    private void requireCodecWhereDeclared() {
+        if (codec != null) {
+            return;
+        }
+        List<String> needing = new ArrayList<>();
+        for (RouteSpec r : routes) {
+            if (r.bindsJson) {
+                needing.add(r.method + " " + r.path);
+            }
+        }
+        if (!needing.isEmpty()) {
+            throw new IllegalStateException("no JsonCodec configured, but " + (needing.size() == 1 ? "route "
+                    : "routes ") + String.join(", ", needing) + " bind" + (needing.size() == 1 ? "s" : "")
+                    + " a JSON body: add brisk-jackson and call cfg.json(new JacksonJsonCodec())");
+        }
+    }
+
     /** Builds the chains once and freezes this config. */
     public App freeze(ServerOptions opts) {
+        requireCodecWhereDeclared();
         frozen = true;
         ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
         Chains chains = new Chains(middleware, before, failures);
