@@ -98,4 +98,24 @@ class JsonBindingErrorsTest {
             assertThat((String) error.get("message")).startsWith("Request body is not valid JSON for List<Todo>: line 1");
         }
     }
+
+    @Test
+    void routesWithABoundBodyBindRecordsAndGenericTypes() {
+        try (BriskTestServer s = BriskTestServer.start(cfg -> {
+            cfg.json(new JacksonJsonCodec());
+            cfg.post("/todo", Todo.class, (ctx, todo) -> ctx.status(201).json(Map.of("title", todo.title())));
+            cfg.<List<Todo>>route(dev.brisk.Method.PUT, "/todos", TODOS,
+                    (ctx, todos) -> ctx.json(Map.of("count", todos.size())));
+        })) {
+            HttpResponse<String> one = s.post("/todo", "application/json", "{\"title\":\"a\",\"done\":true}");
+            assertThat(one.statusCode()).isEqualTo(201);
+            assertThat(codec.read(utf8(one.body()), Map.class)).isEqualTo(Map.of("title", "a"));
+            HttpResponse<String> many = s.putJson("/todos", List.of(new Todo("a", true), new Todo("b", false)));
+            assertThat(many.statusCode()).isEqualTo(200);
+            assertThat(codec.read(utf8(many.body()), Map.class)).isEqualTo(Map.of("count", 2));
+            HttpResponse<String> bad = s.post("/todo", "application/json", "{\"title\":\"a\",\"done\":\"yes\"}");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("(field done): expected a boolean, found a string");
+        }
+    }
 }
