@@ -29,6 +29,8 @@ import java.time.Duration;
  * <tr><td>shutdown-timeout</td><td>10 s</td><td>graceful shutdown: how long in-flight requests may finish</td></tr>
  * <tr><td>shutdown-delay</td><td>0 s</td><td>graceful shutdown: how long readiness answers 503 while everything
  *     is still accepted and served, before the drain; set it a bit above the load balancer's probe period</td></tr>
+ * <tr><td>drain-grace</td><td>250 ms</td><td>graceful shutdown: how long an idle keep-alive connection stays
+ *     open after the drain begins, so a request already on its way is answered (with Connection: close)</td></tr>
  * <tr><td>max-concurrent-requests</td><td>0 (unlimited)</td><td>requests in flight at most; more wait in the queue or get 503</td></tr>
  * <tr><td>concurrency-limit</td><td>fixed</td><td>fixed, or adaptive (lowered when latency rises)</td></tr>
  * <tr><td>request-queue-size</td><td>16</td><td>requests waiting for a slot at most (0: refuse at once)</td></tr>
@@ -64,6 +66,8 @@ import java.time.Duration;
  * @param backlog listen backlog
  * @param shutdownTimeout graceful shutdown: how long in-flight requests may finish
  * @param shutdownDelay graceful shutdown: how long readiness answers 503 while everything * is still accepted and served, before the drain; set it a bit above the load balancer's probe period
+ * @param drainGrace graceful shutdown: how long an idle keep-alive connection stays open after the drain
+ *     begins, so a request already on its way is answered (with Connection: close)
  * @param maxConcurrentRequests requests in flight at most; more wait in the queue or get 503
  * @param concurrencyLimit fixed, or adaptive (lowered when latency rises)
  * @param requestQueueSize requests waiting for a slot at most (0: refuse at once)
@@ -96,6 +100,7 @@ public record ServerOptions(
         int backlog,
         Duration shutdownTimeout,
         Duration shutdownDelay,
+        Duration drainGrace,
         int maxConcurrentRequests,
         ConcurrencyLimitMode concurrencyLimit,
         int requestQueueSize,
@@ -134,6 +139,8 @@ public record ServerOptions(
     public static final int DEFAULT_BACKLOG = 1024;
     /** Default of the option {@code shutdown-timeout}. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    /** Default of the option {@code drain-grace}. */
+    public static final Duration DEFAULT_DRAIN_GRACE = Duration.ofMillis(250);
     /** Default of the option {@code shutdown-delay}. */
     public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
     /** Default of the option {@code request-queue-size}. */
@@ -175,6 +182,9 @@ public record ServerOptions(
         }
         if (shutdownDelay == null || shutdownDelay.isNegative()) {
             throw new IllegalArgumentException("shutdown-delay must be >= 0");
+        }
+        if (drainGrace == null || drainGrace.isNegative()) {
+            throw new IllegalArgumentException("drain-grace must be >= 0");
         }
         requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
         requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
@@ -241,6 +251,7 @@ public record ServerOptions(
         private int backlog = DEFAULT_BACKLOG;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private Duration shutdownDelay = DEFAULT_SHUTDOWN_DELAY;
+        private Duration drainGrace = DEFAULT_DRAIN_GRACE;
         private int maxConcurrentRequests = 0;
         private ConcurrencyLimitMode concurrencyLimit = ConcurrencyLimitMode.FIXED;
         private int requestQueueSize = DEFAULT_REQUEST_QUEUE_SIZE;
@@ -371,6 +382,15 @@ public record ServerOptions(
          */
         public Builder shutdownDelay(Duration v) { shutdownDelay = v; return this; }
         /**
+         * Graceful shutdown: how long an idle keep-alive connection stays open after the drain begins, so
+         * a request already on its way is answered with {@code Connection: close} (option
+         * {@code drain-grace}, default 250 ms; 0 closes idle connections at once).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder drainGrace(Duration v) { drainGrace = v; return this; }
+        /**
          * Requests in flight at most; more wait in the queue or get 503 (option {@code max-concurrent-requests}, default 0 (unlimited)).
          * @param v the value; checked only by {@link #build()}
          * @return this builder
@@ -464,6 +484,7 @@ public record ServerOptions(
             backlog = source.integer("backlog", backlog);
             shutdownTimeout = source.duration("shutdown-timeout", shutdownTimeout);
             shutdownDelay = source.duration("shutdown-delay", shutdownDelay);
+            drainGrace = source.duration("drain-grace", drainGrace);
             maxConcurrentRequests = source.integer("max-concurrent-requests", maxConcurrentRequests);
             concurrencyLimit = source.enumValue("concurrency-limit", ConcurrencyLimitMode.class, concurrencyLimit);
             requestQueueSize = source.integer("request-queue-size", requestQueueSize);
@@ -488,7 +509,7 @@ public record ServerOptions(
             return new ServerOptions(host, port, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
-                    backlog, shutdownTimeout, shutdownDelay, maxConcurrentRequests, concurrencyLimit,
+                    backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout);
         }

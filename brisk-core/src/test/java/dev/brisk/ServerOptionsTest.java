@@ -136,12 +136,13 @@ class ServerOptionsTest {
                 "brisk.io", "blocking",
                 "brisk.threads", "platform",
                 "brisk.platform-threads", "64",
-                "brisk.connection-wait-timeout", "2s");
+                "brisk.connection-wait-timeout", "2s",
+                "brisk.drain-grace", "40ms");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
-                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), Duration.ofSeconds(3), 4,
-                ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
+                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), Duration.ofSeconds(3),
+                Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2)));
     }
 

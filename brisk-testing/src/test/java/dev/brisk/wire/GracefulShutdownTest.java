@@ -12,7 +12,10 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Closing the app: idle connections are closed at once, an in-flight request is finished with Connection: close. */
+/**
+ * Closing the app: an in-flight request is finished with Connection: close; an idle connection is
+ * closed after the drain's grace, and a request that arrives on it within the grace is answered.
+ */
 @ParameterizedClass
 @EnumSource(Engine.class)
 class GracefulShutdownTest {
@@ -25,6 +28,7 @@ class GracefulShutdownTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().drainGrace(java.time.Duration.ofMillis(100));
             cfg.get("/hello", ctx -> ctx.text("hello"));
             cfg.get("/wait", ctx -> {
                 entered.countDown();
@@ -58,6 +62,41 @@ class GracefulShutdownTest {
             Wire.assertNothingMoreAndClosed(busy);
         } finally {
             release.countDown();
+            closer.join(5_000);
+            t.close();
+        }
+    }
+
+    @Test
+    void aRequestSentOnAnIdleConnectionInTheGraceIsAnsweredThenTheConnectionCloses() throws Exception {
+        BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(5));
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+        });
+        int port = t.port();
+        Thread closer = new Thread(t::close, "test-closer");
+        try (RawConnection idle = t.raw(); RawConnection quiet = t.raw()) {
+            idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response first = idle.read();
+            assertThat(first.header("Connection")).isNull(); // keep-alive: the client may send again
+            quiet.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(quiet.read().body()).isEqualTo("hello");
+            long t0 = System.nanoTime();
+            closer.start();
+            Wire.awaitRefused(port); // the drain has begun: the listener is closed
+            // the client did not know yet: its next request arrives during the grace and is answered
+            idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response r = idle.timeout(1_500).read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("hello");
+            assertThat(r.header("Connection")).isEqualTo("close");
+            Wire.assertNothingMoreAndClosed(idle);
+            // the connection that stayed quiet is closed when the grace ends, not before
+            assertThat(quiet.closedWithin(5_000)).isTrue();
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("ms until the quiet one closed").isGreaterThanOrEqualTo(1_900);
+            closer.join(5_000);
+            assertThat(closer.isAlive()).isFalse();
+        } finally {
             closer.join(5_000);
             t.close();
         }

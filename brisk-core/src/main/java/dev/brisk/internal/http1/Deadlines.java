@@ -64,6 +64,19 @@ final class Deadlines {
         set(wire.clock() + queueNanos);
     }
 
+    /**
+     * The drain found the connection idle: it may stay open {@code nanos} more (never longer than its
+     * current deadline) for a request already on its way; that request's head then has the whole
+     * header-read timeout from its first byte.
+     */
+    void grace(long nanos) {
+        headStarted = false;
+        long until = wire.clock() + nanos;
+        if (until - at < 0) {
+            set(until);
+        }
+    }
+
     /** A handler has the request: its time is not limited here. */
     void none() {
         wire.noDeadline();

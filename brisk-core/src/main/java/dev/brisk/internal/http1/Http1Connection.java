@@ -73,6 +73,8 @@ final class Http1Connection implements Protocol {
     private boolean closeAfter;
     private boolean inputClosed;
     private boolean advancing;
+    /** The drain found this connection idle and gave it {@code drain-grace} to receive a last request. */
+    private boolean graceGiven;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -392,6 +394,9 @@ final class Http1Connection implements Protocol {
                 wire.readInterest(true);
             }
             advance();
+            if (shared.draining() && idle()) {
+                drain(); // its response said keep-alive, framed before the drain began
+            }
         }
     }
 
@@ -435,10 +440,13 @@ final class Http1Connection implements Protocol {
             return;
         }
         if (state == READ_HEAD) {
-            wire.counters().timedOut();
             if (parser.started() || reader.hasUnread()) {
+                wire.counters().timedOut();
                 refuse(408, "Request header read timeout");
             } else {
+                if (!graceGiven) { // the end of a drain's grace is no client's fault
+                    wire.counters().timedOut();
+                }
                 close();
             }
         } else if (state == QUEUED) {
@@ -453,19 +461,30 @@ final class Http1Connection implements Protocol {
     }
 
     /**
-     * Graceful shutdown: close now if idle, else after the current response. A request whose bytes have
-     * arrived but not been read yet is not idle: what the wire has is read first (a blocking loop reads
-     * only briefly here), so such a request is answered, with {@code Connection: close}, not reset.
+     * Graceful shutdown. A request whose bytes have arrived but not been read yet is not idle: what the
+     * wire has is read first (a blocking loop reads only briefly here), so such a request is answered,
+     * with {@code Connection: close}, not reset. A connection busy with a request answers it with
+     * {@code Connection: close} (the response sees the drain when it is framed) and closes; one whose
+     * keep-alive response was framed before the drain comes back here when it is written. An idle
+     * connection stays open for {@code drain-grace} (0: closed at once): its client may have sent a
+     * request before it could know of the drain, and that request is answered with
+     * {@code Connection: close}; still idle at the end of the grace, it is closed by {@link #onTimer}.
+     * Called once or more; the grace is given once.
      */
     @Override
     public void drain() {
         if (idle()) {
             onReadable();
         }
-        if (idle()) {
+        if (!idle() || graceGiven) {
+            return;
+        }
+        long grace = opts.drainGrace().toNanos();
+        if (grace == 0) {
             close();
         } else {
-            closeAfter = true;
+            graceGiven = true;
+            deadlines.grace(grace);
         }
     }
 

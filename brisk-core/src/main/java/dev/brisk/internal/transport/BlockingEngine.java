@@ -29,7 +29,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
 
     final TransportHost host;
-    private final ServerOptions options;
+    final ServerOptions options;
     /** The whole answer to a connection no thread came free for (the protocol's "busy", e.g. a 503). */
     private final byte[] refusal;
     final BufferPool inPool = new SharedBufferPool(8 * 1024, 1024);

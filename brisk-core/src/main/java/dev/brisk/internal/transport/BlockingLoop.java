@@ -37,7 +37,7 @@ final class BlockingLoop implements Wire, Runnable {
     private static final int FIRST_READ = 1024;
     /** How often a connection busy elsewhere checks whether its peer is still there. */
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
-    /** How long a drain leaves an idle read before ending it (see {@link #drain}). */
+    /** The least time a drain leaves an idle read before ending it (see {@link #drain}). */
     private static final long DRAIN_SLACK_MILLIS = 50;
 
     private final BlockingEngine engine;
@@ -69,6 +69,8 @@ final class BlockingLoop implements Wire, Runnable {
     private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
     private boolean probing;
+    /** The protocol has been told of the drain (it decides what an idle connection does then). */
+    private boolean drained;
 
     BlockingLoop(BlockingEngine engine, SocketChannel ch) throws IOException {
         this.engine = engine;
@@ -108,8 +110,8 @@ final class BlockingLoop implements Wire, Runnable {
                     continue;
                 }
                 if (p.idle()) {
-                    if (engine.host.draining()) {
-                        drainNow(p);
+                    if (engine.host.draining() && !drained) {
+                        drainNow(p); // the protocol may keep an idle connection open a little longer
                         continue;
                     }
                     idleReads++; // only this thread writes it
@@ -149,6 +151,7 @@ final class BlockingLoop implements Wire, Runnable {
     }
 
     private void drainNow(Protocol p) {
+        drained = true;
         probing = true; // a read in the drain only looks for bytes already here
         try {
             p.drain();
@@ -378,7 +381,10 @@ final class BlockingLoop implements Wire, Runnable {
         }
     }
 
-    /** Graceful shutdown: ends the connection now if it waits between messages, else after its work. */
+    /**
+     * Graceful shutdown: the protocol is told on this connection's thread; a read blocked between
+     * messages is ended after the drain's grace unless a message arrives by then.
+     */
     void drain() {
         execute(() -> {
             if (!protocol.isClosed()) {
@@ -386,14 +392,15 @@ final class BlockingLoop implements Wire, Runnable {
             }
         });
         if (idleRead) {
-            // Ends the blocked read, but not at once: a request's bytes may have just arrived, with this
-            // thread not yet scheduled to take them, and once the input is shut the JDK reports the end of
-            // the stream at the next read (the request would be cut off). Only a read still blocked a
-            // moment later, the same one, is ended.
+            // Ends the blocked read, but not at once: a request on its way is answered if it arrives within
+            // the drain's grace (its bytes may also have just arrived, with this thread not yet scheduled to
+            // take them, and once the input is shut the JDK reports the end of the stream at the next read:
+            // the request would be cut off). Only a read still blocked then, the same one, is ended.
             long read = idleReads;
+            long wait = Math.max(DRAIN_SLACK_MILLIS, engine.options.drainGrace().toMillis());
             Thread.ofVirtual().start(() -> {
                 try {
-                    Thread.sleep(DRAIN_SLACK_MILLIS);
+                    Thread.sleep(wait);
                     if (idleRead && idleReads == read && !closed) {
                         ch.shutdownInput(); // the blocked read sees the end of the stream
                     }

@@ -24,7 +24,10 @@ public interface Protocol {
      */
     void onBytes(byte[] src, int n);
 
-    /** Graceful shutdown: close now if {@link #idle}, else after the work in progress. */
+    /**
+     * Graceful shutdown: close after the work in progress; when {@link #idle}, close now or after a
+     * grace of the protocol's choosing, by its own deadline. May be called more than once.
+     */
     void drain();
 
     /** Closes the protocol and its wire. Idempotent. */

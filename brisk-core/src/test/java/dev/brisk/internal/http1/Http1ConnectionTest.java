@@ -38,6 +38,8 @@ class Http1ConnectionTest {
     private MemoryWire wire;
     private Http1Connection conn;
 
+    private Http1Shared shared;
+
     @AfterEach
     void stop() {
         handlers.shutdownNow();
@@ -48,7 +50,7 @@ class Http1ConnectionTest {
         routes.accept(cfg);
         App app = cfg.freeze(options);
         app.executors(handlers, handlers);
-        Http1Shared shared = new Http1Shared(options, app, null, admission);
+        shared = new Http1Shared(options, app, null, admission);
         shared.streams(handlers);
         wire = new MemoryWire(blocking);
         conn = new Http1Connection(wire, shared);
@@ -380,22 +382,80 @@ class Http1ConnectionTest {
     }
 
     @Test
-    void drainClosesAnIdleConnectionAndMakesABusyOneItsLastAnswer() {
+    void drainMakesABusyConnectionsResponseItsLast() {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         start(cfg -> cfg.route(Method.GET, "/hello", ctx -> {
             release.await();
             ctx.text("Hello");
         }).dispatch(Dispatch.WORKER_POOL));
         wire.feed(GET_HELLO).turn();
+        shared.startDraining();
         conn.drain(); // busy: the handler waits on another thread
         assertThat(wire.closed).isFalse();
         release.countDown();
         wire.turnUntil(() -> wire.output().endsWith("Hello"));
         assertThat(wire.output()).contains("Connection: close");
+        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+    }
 
+    @Test
+    void drainGivesAnIdleConnectionItsGraceThenClosesIt() {
         start(Http1ConnectionTest::hello);
+        wire.feed(GET_HELLO).turn();
+        assertThat(wire.output()).doesNotContain("Connection: close");
+        shared.startDraining();
+        conn.drain();
+        conn.drain(); // again (a blocking loop may tell it twice): the grace is given once
+        assertThat(wire.closed).isFalse();
+        long grace = ServerOptions.DEFAULT_DRAIN_GRACE.toNanos();
+        assertThat(wire.deadline).isEqualTo(wire.now + grace);
+        wire.advanceClock(grace - 1);
+        assertThat(wire.closed).isFalse();
+        wire.advanceClock(2);
+        assertThat(wire.closed).isTrue();
+        assertThat(wire.stats.connectionsTimedOut()).as("the grace's end is not a client's timeout").isZero();
+    }
+
+    @Test
+    void aRequestArrivingInTheGraceIsAnsweredWithConnectionClose() {
+        start(Http1ConnectionTest::hello);
+        shared.startDraining();
+        conn.drain(); // a new connection, nothing sent yet
+        assertThat(wire.closed).isFalse();
+        wire.advanceClock(ServerOptions.DEFAULT_DRAIN_GRACE.toNanos() / 2);
+        wire.feed(GET_HELLO).turn();
+        assertThat(firstStatus(wire.output())).isEqualTo("200");
+        assertThat(wire.output()).contains("Connection: close").endsWith("Hello");
+        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+    }
+
+    @Test
+    void aZeroGraceClosesAnIdleConnectionAtOnce() {
+        start(Http1ConnectionTest::hello, ServerOptions.builder().drainGrace(Duration.ZERO).build(), null, false);
+        wire.feed(GET_HELLO).turn();
+        shared.startDraining();
         conn.drain();
         assertThat(wire.closed).isTrue();
+    }
+
+    @Test
+    void aKeepAliveResponseFramedBeforeTheDrainGetsTheGraceOnceWritten() {
+        start(Http1ConnectionTest::hello);
+        wire.writeBudget = 10; // the response goes out in pieces: still writing when the drain begins
+        wire.feed(GET_HELLO).turn();
+        shared.startDraining();
+        conn.drain();
+        assertThat(wire.closed).isFalse();
+        wire.writeBudget = Long.MAX_VALUE;
+        wire.turnUntil(() -> wire.output().endsWith("Hello"));
+        assertThat(wire.output()).doesNotContain("Connection: close");
+        // the client was told keep-alive: its next request, sent in the grace, is answered
+        assertThat(wire.closed).isFalse();
+        assertThat(wire.deadline).isEqualTo(wire.now + ServerOptions.DEFAULT_DRAIN_GRACE.toNanos());
+        wire.feed(GET_HELLO).turn();
+        assertThat(count(wire.output(), "Hello")).isEqualTo(2);
+        assertThat(wire.output()).endsWith("Hello");
+        assertThat(count(wire.output(), "Connection: close")).isEqualTo(1);
     }
 
     @Test
