@@ -69,6 +69,15 @@ public final class Brisk implements AutoCloseable {
         return server.port();
     }
 
+    /**
+     * The plain-HTTP port beside a TLS {@link #port()} (option {@code plain-port}).
+     *
+     * @return the bound port, or -1 when there is none
+     */
+    public int plainPort() {
+        return server.plainPort();
+    }
+
     /** {@return the options in force (code values overlaid with outside configuration)} */
     public ServerOptions options() {
         return server.options();

@@ -234,6 +234,14 @@ public interface Context {
     String remoteAddress();
 
     /**
+     * What the TLS handshake of this request's connection settled: the TLS version, the cipher suite,
+     * the server name the client asked for (SNI), the ALPN protocol and the client's certificates.
+     *
+     * @return the connection's TLS, or null when it is plain HTTP
+     */
+    TlsInfo tls();
+
+    /**
      * The matched route's template (e.g. {@code /users/{id}}), for logs and metrics where the raw path
      * would be unbounded.
      *

@@ -18,6 +18,15 @@ public interface ServerMetrics {
     /** {@return times the acceptor paused at {@code max-connections} (new connections then wait in the kernel backlog)} */
     long acceptPauses();
 
+    /** {@return TLS handshakes finished since start (0 without TLS)} */
+    long tlsHandshakes();
+
+    /**
+     * {@return TLS handshakes that failed since start: a client that sent garbage or an alert, left, took
+     * longer than {@code tls-handshake-timeout}, or tried a TLS 1.2 renegotiation}
+     */
+    long tlsHandshakeFailures();
+
     /** {@return connections closed because a timeout expired (header, body, idle, write)} */
     long connectionsTimedOut();
 

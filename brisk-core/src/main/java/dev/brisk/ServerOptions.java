@@ -10,7 +10,19 @@ import java.time.Duration;
  * <caption>Options and defaults</caption>
  * <tr><th>name</th><th>default</th><th>meaning</th></tr>
  * <tr><td>host</td><td>0.0.0.0</td><td>address to listen on</td></tr>
- * <tr><td>port</td><td>8080</td><td>port to listen on (0: any free port)</td></tr>
+ * <tr><td>port</td><td>8080</td><td>port to listen on (0: any free port); TLS when a TLS key is given</td></tr>
+ * <tr><td>plain-port</td><td>-1 (off)</td><td>with TLS on {@code port}: a second port for plain HTTP (0: any
+ *     free port)</td></tr>
+ * <tr><td>tls-cert, tls-key</td><td>none</td><td>PEM certificate chain and PKCS#8 private key: TLS on
+ *     {@code port}</td></tr>
+ * <tr><td>tls-key-password</td><td>none</td><td>password of an encrypted PKCS#8 key</td></tr>
+ * <tr><td>tls-keystore, tls-keystore-password</td><td>none</td><td>a PKCS#12 key store instead of PEM files</td></tr>
+ * <tr><td>tls-client-auth</td><td>none</td><td>none, want or need a client certificate</td></tr>
+ * <tr><td>tls-trust</td><td>none</td><td>PEM CA certificates that client certificates must chain to</td></tr>
+ * <tr><td>tls-protocols</td><td>TLSv1.3,TLSv1.2</td><td>TLS versions offered</td></tr>
+ * <tr><td>tls-handshake-timeout</td><td>10 s</td><td>longest time from accept to a finished handshake</td></tr>
+ * <tr><td>tls-reload-interval</td><td>10 s</td><td>how often the key files are checked for changes (0:
+ *     never); new connections use the new key</td></tr>
  * <tr><td>io-threads</td><td>available processors</td><td>number of I/O loops</td></tr>
  * <tr><td>dispatch</td><td>virtual-threads</td><td>where handlers run: event-loop, virtual-threads, worker-pool</td></tr>
  * <tr><td>worker-threads</td><td>max(8, 2 × processors)</td><td>size of the default worker pool</td></tr>
@@ -48,7 +60,9 @@ import java.time.Duration;
  * </table>
  *
  * @param host address to listen on
- * @param port port to listen on (0: any free port)
+ * @param port port to listen on (0: any free port); TLS when {@code tls} is enabled
+ * @param plainPort with TLS on {@code port}, a second port for plain HTTP (0: any free port), or -1 for none
+ * @param tls the TLS settings ({@link TlsOptions#NONE}: plain HTTP)
  * @param ioThreads number of I/O loops
  * @param dispatch where handlers run: event-loop, virtual-threads, worker-pool
  * @param workerThreads size of the default worker pool
@@ -83,6 +97,8 @@ import java.time.Duration;
 public record ServerOptions(
         String host,
         int port,
+        int plainPort,
+        TlsOptions tls,
         int ioThreads,
         Dispatch dispatch,
         int workerThreads,
@@ -161,6 +177,13 @@ public record ServerOptions(
      */
     public ServerOptions {
         requireRange("port", port, 0, 65535);
+        requireRange("plain-port", plainPort, -1, 65535);
+        if (tls == null) {
+            throw new IllegalArgumentException("tls must not be null: TlsOptions.NONE for plain HTTP");
+        }
+        if (plainPort >= 0 && !tls.enabled()) {
+            throw new IllegalArgumentException("plain-port is for a server with TLS on port; without TLS, port is plain");
+        }
         requireRange("io-threads", ioThreads, 1, 1024);
         requireRange("worker-threads", workerThreads, 1, 100_000);
         requireRange("max-request-line", maxRequestLine, 64, 1 << 20);
@@ -234,6 +257,17 @@ public record ServerOptions(
     public static final class Builder {
         private String host = "0.0.0.0";
         private int port = DEFAULT_PORT;
+        private int plainPort = -1;
+        private java.nio.file.Path tlsCert;
+        private java.nio.file.Path tlsKey;
+        private String tlsKeyPassword;
+        private java.nio.file.Path tlsKeyStore;
+        private String tlsKeyStorePassword;
+        private ClientAuth tlsClientAuth = ClientAuth.NONE;
+        private java.nio.file.Path tlsTrust;
+        private java.util.List<String> tlsProtocols = TlsOptions.DEFAULT_PROTOCOLS;
+        private Duration tlsHandshakeTimeout = TlsOptions.DEFAULT_HANDSHAKE_TIMEOUT;
+        private Duration tlsReloadInterval = TlsOptions.DEFAULT_RELOAD_INTERVAL;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private Dispatch dispatch = Dispatch.VIRTUAL_THREADS;
         private int workerThreads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
@@ -279,6 +313,102 @@ public record ServerOptions(
          * @return this builder
          */
         public Builder port(int v) { port = v; return this; }
+        /**
+         * With TLS on {@code port}: a second port for plain HTTP (option {@code plain-port}, default -1: none;
+         * 0: any free port, see {@link Brisk#plainPort()}).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder plainPort(int v) { plainPort = v; return this; }
+        /**
+         * TLS on {@code port} with a PEM certificate chain (the server's own first) and its PKCS#8 private key
+         * (options {@code tls-cert}, {@code tls-key}).
+         *
+         * @param certificate the certificate chain's file
+         * @param privateKey the private key's file
+         * @return this builder
+         */
+        public Builder tlsPem(java.nio.file.Path certificate, java.nio.file.Path privateKey) {
+            tlsCert = certificate;
+            tlsKey = privateKey;
+            return this;
+        }
+        /**
+         * The password of an encrypted PKCS#8 private key (option {@code tls-key-password}).
+         *
+         * @param v the password, or null
+         * @return this builder
+         */
+        public Builder tlsKeyPassword(String v) { tlsKeyPassword = v; return this; }
+        /**
+         * TLS on {@code port} with a PKCS#12 key store holding the key and its chain (options
+         * {@code tls-keystore}, {@code tls-keystore-password}).
+         *
+         * @param keyStore the key store's file
+         * @param password its password, or null for none
+         * @return this builder
+         */
+        public Builder tlsKeyStore(java.nio.file.Path keyStore, String password) {
+            tlsKeyStore = keyStore;
+            tlsKeyStorePassword = password;
+            return this;
+        }
+        /**
+         * Whether clients must show a certificate (option {@code tls-client-auth}, default none).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder tlsClientAuth(ClientAuth v) { tlsClientAuth = v; return this; }
+        /**
+         * PEM file of the CA certificates client certificates must chain to (option {@code tls-trust}).
+         *
+         * @param v the file
+         * @return this builder
+         */
+        public Builder tlsTrust(java.nio.file.Path v) { tlsTrust = v; return this; }
+        /**
+         * The TLS versions offered (option {@code tls-protocols}, default {@code TLSv1.3,TLSv1.2}).
+         *
+         * @param v the versions; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder tlsProtocols(java.util.List<String> v) { tlsProtocols = v; return this; }
+        /**
+         * Longest time from accept to a finished handshake (option {@code tls-handshake-timeout}, default 10 s).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder tlsHandshakeTimeout(Duration v) { tlsHandshakeTimeout = v; return this; }
+        /**
+         * How often the key files are checked for changes, 0 for never (option {@code tls-reload-interval},
+         * default 10 s).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder tlsReloadInterval(Duration v) { tlsReloadInterval = v; return this; }
+        /**
+         * All TLS settings at once.
+         *
+         * @param t the settings ({@link TlsOptions#NONE}: plain HTTP)
+         * @return this builder
+         */
+        public Builder tls(TlsOptions t) {
+            tlsCert = t.certificate();
+            tlsKey = t.privateKey();
+            tlsKeyPassword = t.privateKeyPassword();
+            tlsKeyStore = t.keyStore();
+            tlsKeyStorePassword = t.keyStorePassword();
+            tlsClientAuth = t.clientAuth();
+            tlsTrust = t.trustedCertificates();
+            tlsProtocols = t.protocols();
+            tlsHandshakeTimeout = t.handshakeTimeout();
+            tlsReloadInterval = t.reloadInterval();
+            return this;
+        }
         /**
          * Number of I/O loops (option {@code io-threads}, default available processors).
          * @param v the value; checked only by {@link #build()}
@@ -465,8 +595,29 @@ public record ServerOptions(
          * @throws IllegalArgumentException when a supplied value cannot be parsed
          */
         public Builder from(ConfigSource source) {
+            fromSource(source);
+            return this;
+        }
+
+        private static java.nio.file.Path path(ConfigSource source, String option, java.nio.file.Path fallback) {
+            return source.get(option).map(java.nio.file.Path::of).orElse(fallback);
+        }
+
+        private void fromSource(ConfigSource source) {
             host = source.string("host", host);
             port = source.integer("port", port);
+            plainPort = source.integer("plain-port", plainPort);
+            tlsCert = path(source, "tls-cert", tlsCert);
+            tlsKey = path(source, "tls-key", tlsKey);
+            tlsKeyPassword = source.string("tls-key-password", tlsKeyPassword);
+            tlsKeyStore = path(source, "tls-keystore", tlsKeyStore);
+            tlsKeyStorePassword = source.string("tls-keystore-password", tlsKeyStorePassword);
+            tlsClientAuth = source.enumValue("tls-client-auth", ClientAuth.class, tlsClientAuth);
+            tlsTrust = path(source, "tls-trust", tlsTrust);
+            tlsProtocols = source.get("tls-protocols").map(v -> java.util.Arrays.stream(v.split(","))
+                    .map(String::trim).filter(x -> !x.isEmpty()).toList()).orElse(tlsProtocols);
+            tlsHandshakeTimeout = source.duration("tls-handshake-timeout", tlsHandshakeTimeout);
+            tlsReloadInterval = source.duration("tls-reload-interval", tlsReloadInterval);
             ioThreads = source.integer("io-threads", ioThreads);
             dispatch = source.enumValue("dispatch", Dispatch.class, dispatch);
             workerThreads = source.integer("worker-threads", workerThreads);
@@ -496,7 +647,6 @@ public record ServerOptions(
             threads = source.enumValue("threads", ThreadMode.class, threads);
             platformThreads = source.integer("platform-threads", platformThreads);
             connectionWaitTimeout = source.duration("connection-wait-timeout", connectionWaitTimeout);
-            return this;
         }
 
         /**
@@ -506,7 +656,10 @@ public record ServerOptions(
          * @throws IllegalArgumentException when an option is out of range
          */
         public ServerOptions build() {
-            return new ServerOptions(host, port, ioThreads, dispatch, workerThreads, maxRequestLine,
+            TlsOptions tls = tlsCert == null && tlsKey == null && tlsKeyStore == null ? TlsOptions.NONE
+                    : new TlsOptions(tlsCert, tlsKey, tlsKeyPassword, tlsKeyStore, tlsKeyStorePassword,
+                            tlsClientAuth, tlsTrust, tlsProtocols, tlsHandshakeTimeout, tlsReloadInterval);
+            return new ServerOptions(host, port, plainPort, tls, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,

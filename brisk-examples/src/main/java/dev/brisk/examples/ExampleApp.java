@@ -114,8 +114,10 @@ public final class ExampleApp {
         OptionalInt metricsPort = ExampleMetrics.port(ConfigSource.load());
         Brisk app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
         String host = app.options().host().equals("0.0.0.0") ? "localhost" : app.options().host();
-        String base = "http://" + host + ":" + app.port();
-        System.out.println("Brisk example app" + " listening on " + base
+        boolean tls = app.options().tls().enabled();
+        String base = (tls ? "https://" : "http://") + host + ":" + app.port();
+        String plain = app.plainPort() >= 0 ? " and http://" + host + ":" + app.plainPort() : "";
+        System.out.println("Brisk example app" + " listening on " + base + plain
                 + " (" + app.options().ioThreads() + " I/O threads, dispatch " + app.options().dispatch() + ")");
         if (metricsPort.isPresent()) {
             MetricsServer metrics;

@@ -19,6 +19,8 @@ final class FakeMetrics implements ServerMetrics {
     @Override public long connectionsAccepted() { return 0; }
     @Override public int connectionsActive() { return active; }
     @Override public long acceptPauses() { return 0; }
+    @Override public long tlsHandshakes() { return 0; }
+    @Override public long tlsHandshakeFailures() { return 0; }
     @Override public long connectionsTimedOut() { return 0; }
     @Override public long requests() { return 0; }
     @Override public long requests(int statusClass) { return 0; }

@@ -254,6 +254,7 @@ class WrappedContextTest {
         @Override public InputStream bodyAsStream() { return d.bodyAsStream(); }
         @Override public <T> T bodyAsJson(Class<T> type) { return d.bodyAsJson(type); }
         @Override public String remoteAddress() { return d.remoteAddress(); }
+        @Override public dev.brisk.TlsInfo tls() { return d.tls(); }
         @Override public String routeTemplate() { return d.routeTemplate(); }
         @Override public String requestId() { return d.requestId(); }
         @Override public Object attribute(String name) { return d.attribute(name); }

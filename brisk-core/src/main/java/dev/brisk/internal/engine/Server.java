@@ -7,9 +7,10 @@ import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.Acceptor;
 import dev.brisk.internal.transport.BlockingEngine;
 import dev.brisk.internal.transport.IoLoop;
-import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.tls.ServerTls;
+import dev.brisk.internal.tls.TlsCounters;
+import dev.brisk.internal.transport.ProtocolFactory;
 import dev.brisk.internal.transport.TransportHost;
-import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.App;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -57,6 +58,11 @@ public final class Server implements TransportHost {
     private IoLoop[] loops = new IoLoop[0];
     private BlockingEngine blocking;
     private Acceptor acceptor;
+    private ServerSocketChannel plainChannel;
+    private Acceptor plainAcceptor;
+    private int plainPort = -1;
+    private final TlsCounters tlsCounters = stats.tls;
+    private final ServerTls tls;
     private ExecutorService virtualThreads;
     private ExecutorService ownWorkers;
     private final AccessLog accessLog;
@@ -72,6 +78,9 @@ public final class Server implements TransportHost {
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
         this.http1 = new Http1Shared(options, app, accessLog, admission);
+        // the key files are read now, so a mistake in them fails the app's creation, not its first client
+        this.tls = options.tls().enabled()
+                ? new ServerTls(options.tls(), http1::open, tlsCounters, options.writeTimeout().toNanos()) : null;
     }
 
     /**
@@ -107,9 +116,14 @@ public final class Server implements TransportHost {
         return app;
     }
 
-    @Override
-    public Protocol open(Wire wire) {
-        return http1.open(wire);
+    /** The TLS handshake counters (zero without TLS). */
+    public TlsCounters tlsCounters() {
+        return tlsCounters;
+    }
+
+    /** The server's TLS, or null without it. */
+    public ServerTls tls() {
+        return tls;
     }
 
     @Override
@@ -142,16 +156,20 @@ public final class Server implements TransportHost {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("server already started");
         }
-        channel = ServerSocketChannel.open();
         try {
-            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.bind(new InetSocketAddress(options.host(), options.port()), options.backlog());
+            channel = listen(options.port());
             port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
+            if (options.plainPort() >= 0) {
+                plainChannel = listen(options.plainPort());
+                plainPort = ((InetSocketAddress) plainChannel.getLocalAddress()).getPort();
+            }
         } catch (IOException e) {
-            channel.close();
+            if (channel != null) {
+                channel.close();
+            }
             closed.set(true);
             closeDone.countDown();
-            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage(), e);
+            throw e;
         }
         // unnamed: a numbered name is a string built per request, a few percent of the CPU of a small handler
         virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
@@ -180,12 +198,33 @@ public final class Server implements TransportHost {
             }
             handoff = this::toLeastLoadedLoop;
         }
-        acceptor = new Acceptor(this, channel, handoff);
+        acceptor = new Acceptor(this, channel, tls != null ? tls : http1::open, handoff, "brisk-acceptor");
         acceptor.start();
+        if (plainChannel != null) {
+            plainAcceptor = new Acceptor(this, plainChannel, http1::open, handoff, "brisk-acceptor-plain");
+            plainAcceptor.start();
+        }
+    }
+
+    private ServerSocketChannel listen(int at) throws IOException {
+        ServerSocketChannel ch = ServerSocketChannel.open();
+        try {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.bind(new InetSocketAddress(options.host(), at), options.backlog());
+            return ch;
+        } catch (IOException e) {
+            ch.close();
+            throw new IOException("cannot listen on " + options.host() + ":" + at + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The bound plain port beside a TLS one, or -1 when there is none. */
+    public int plainPort() {
+        return plainPort;
     }
 
     /** The NIO engine's hand-off: the running loop with the fewest connections takes the channel. */
-    private void toLeastLoadedLoop(SocketChannel ch) throws IOException {
+    private void toLeastLoadedLoop(SocketChannel ch, ProtocolFactory protocol) throws IOException {
         ch.configureBlocking(false);
         IoLoop best = null;
         int min = Integer.MAX_VALUE;
@@ -199,7 +238,7 @@ public final class Server implements TransportHost {
         if (best == null) {
             throw new IOException("no I/O loop is running; refusing connections");
         }
-        best.register(ch);
+        best.register(ch, protocol);
     }
 
     /** The bound port (useful when port 0 was asked for). */
@@ -308,6 +347,9 @@ public final class Server implements TransportHost {
         pause(options.shutdownDelay());
         http1.startDraining();
         acceptor.close();
+        if (plainAcceptor != null) {
+            plainAcceptor.close();
+        }
         for (IoLoop l : loops) {
             l.drain();
         }

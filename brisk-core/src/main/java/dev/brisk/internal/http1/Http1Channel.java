@@ -186,6 +186,11 @@ final class Http1Channel implements ExchangeOwner {
         return wire.remoteAddress();
     }
 
+    @Override
+    public dev.brisk.TlsInfo tls() {
+        return wire.tls();
+    }
+
     /** After {@code ex}'s response is written, hands the wire to {@code next}'s protocol. Loop thread. */
     void upgradeAfter(Exchange ex, Upgrade next) {
         if (ex == exchange) {

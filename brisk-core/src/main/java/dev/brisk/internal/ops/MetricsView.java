@@ -27,6 +27,8 @@ public final class MetricsView implements ServerMetrics {
     @Override public long connectionsAccepted() { return stats.connectionsAccepted.sum(); }
     @Override public int connectionsActive() { return activeConnections.getAsInt(); }
     @Override public long acceptPauses() { return stats.acceptPauses.sum(); }
+    @Override public long tlsHandshakes() { return stats.tls.handshakes(); }
+    @Override public long tlsHandshakeFailures() { return stats.tls.failures(); }
     @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
     @Override public long requests() { return stats.requests(); }
     @Override public long requests(int statusClass) { return stats.requests(statusClass); }

@@ -38,6 +38,8 @@ public final class ServerStats {
 
     public final LongAdder connectionsAccepted = new LongAdder();
     public final LongAdder acceptPauses = new LongAdder();
+    /** TLS handshakes, finished and failed. */
+    public final dev.brisk.internal.tls.TlsCounters tls = new dev.brisk.internal.tls.TlsCounters();
     private final List<LoopCounters> loops = new CopyOnWriteArrayList<>();
     /** Counters of the blocking engine's open connections, one each (a connection is its own loop). */
     private final Set<LoopCounters> connections = ConcurrentHashMap.newKeySet();

@@ -17,21 +17,31 @@ public final class Acceptor implements Runnable {
 
     private final TransportHost server;
     private final ServerSocketChannel channel;
+    private final ProtocolFactory protocol;
     private final Handoff handoff;
     private final Thread thread;
     private volatile boolean running = true;
 
     /** Where an accepted connection goes. */
     public interface Handoff {
-        /** Takes ownership of {@code ch}; on an exception the acceptor closes it. Acceptor thread. */
-        void take(SocketChannel ch) throws IOException;
+        /**
+         * Takes ownership of {@code ch}, whose connection starts with {@code protocol}'s protocol; on an
+         * exception the acceptor closes it. Acceptor thread.
+         */
+        void take(SocketChannel ch, ProtocolFactory protocol) throws IOException;
     }
 
-    public Acceptor(TransportHost server, ServerSocketChannel channel, Handoff handoff) {
+    /**
+     * @param protocol what each connection accepted here starts with (plain HTTP, or TLS then HTTP)
+     * @param name the accepting thread's name
+     */
+    public Acceptor(TransportHost server, ServerSocketChannel channel, ProtocolFactory protocol, Handoff handoff,
+            String name) {
         this.server = server;
         this.channel = channel;
+        this.protocol = protocol;
         this.handoff = handoff;
-        this.thread = new Thread(this, "brisk-acceptor");
+        this.thread = new Thread(this, name);
     }
 
     public void start() {
@@ -49,7 +59,7 @@ public final class Acceptor implements Runnable {
                 server.connectionAccepted();
                 try {
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    handoff.take(ch);
+                    handoff.take(ch, protocol);
                 } catch (IOException e) {
                     LOG.log(System.Logger.Level.WARNING, "dropping an accepted connection: " + e.getMessage());
                     ch.close();

@@ -72,7 +72,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
 
     /** Starts serving an accepted channel on a thread of its own. Called by the acceptor. */
     @Override
-    public void take(SocketChannel ch) throws IOException {
+    public void take(SocketChannel ch, ProtocolFactory protocol) throws IOException {
         ch.configureBlocking(true);
         if (platform != null && !awaitPlatformThread()) {
             refuse(ch);
@@ -80,7 +80,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
         }
         BlockingLoop loop;
         try {
-            loop = new BlockingLoop(this, ch);
+            loop = new BlockingLoop(this, ch, protocol);
         } catch (IOException | RuntimeException e) {
             if (platformFree != null) {
                 platformFree.release();

@@ -45,6 +45,7 @@ final class BlockingLoop implements Wire, Runnable {
     private final LoopCounters counters;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final InputStream input;
+    private final ProtocolFactory opening;
     private Protocol protocol;
     private volatile Thread thread;
     private boolean readInterest = true;
@@ -72,8 +73,9 @@ final class BlockingLoop implements Wire, Runnable {
     /** The protocol has been told of the drain (it decides what an idle connection does then). */
     private boolean drained;
 
-    BlockingLoop(BlockingEngine engine, SocketChannel ch) throws IOException {
+    BlockingLoop(BlockingEngine engine, SocketChannel ch, ProtocolFactory opening) throws IOException {
         this.engine = engine;
+        this.opening = opening;
         this.ch = ch;
         this.counters = engine.host.newConnectionCounters();
         this.input = ch.socket().getInputStream();
@@ -83,7 +85,7 @@ final class BlockingLoop implements Wire, Runnable {
     public void run() {
         thread = Thread.currentThread();
         try {
-            protocol = engine.host.open(this);
+            protocol = opening.open(this);
             serveUntil(null);
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.ERROR, "connection failed", t);

@@ -85,8 +85,8 @@ public final class IoLoop implements Runnable {
         return running;
     }
 
-    /** Takes ownership of an accepted non-blocking channel. Called by the acceptor. */
-    public void register(SocketChannel ch) {
+    /** Takes ownership of an accepted non-blocking channel, to start with {@code protocol}. Called by the acceptor. */
+    public void register(SocketChannel ch, ProtocolFactory protocol) {
         load.incrementAndGet();
         if (!running) {
             closeChannel(ch);
@@ -100,7 +100,7 @@ public final class IoLoop implements Runnable {
             try {
                 SelectionKey key = ch.register(selector, SelectionKey.OP_READ);
                 NioWire w = new NioWire(this, ch, key);
-                w.protocol(host.open(w)); // before the wire is seen by the scan or the selector
+                w.protocol(protocol.open(w)); // before the wire is seen by the scan or the selector
                 key.attach(w);
                 connections.add(w);
             } catch (ClosedChannelException e) {

@@ -4,14 +4,11 @@ import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 
 /**
- * What the transports need from the server that owns them: the protocol a connection starts with,
- * the connection count and its limit, whether a graceful shutdown is under way, and the counters.
+ * What the transports need from the server that owns them (the protocol a connection starts with
+ * comes with it from its listener's {@link Acceptor}): the connection count and its limit, whether a graceful shutdown is under way, and the counters.
  * Nothing here is about HTTP.
  */
 public interface TransportHost {
-    /** The protocol a new connection starts with. On that connection's loop thread. */
-    Protocol open(Wire wire);
-
     /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
     boolean awaitConnectionSlot();
 

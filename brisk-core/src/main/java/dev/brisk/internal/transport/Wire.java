@@ -92,4 +92,9 @@ public interface Wire {
 
     /** Which responses the access log keeps; null when it is off. */
     AccessLog.Sampler accessLogSampler();
+
+    /** What the TLS handshake settled when this wire is a TLS wire, else null. */
+    default dev.brisk.TlsInfo tls() {
+        return null;
+    }
 }

@@ -382,6 +382,11 @@ public final class Exchange extends ResponseState {
     }
 
     @Override
+    public dev.brisk.TlsInfo tls() {
+        return owner.tls();
+    }
+
+    @Override
     public String requestId() {
         String id = requestId;
         if (id == null) {

@@ -13,4 +13,7 @@ public interface ExchangeOwner {
 
     /** The peer address as {@code host:port}. */
     String remoteAddress();
+
+    /** The connection's TLS, or null on plain HTTP. */
+    dev.brisk.TlsInfo tls();
 }

@@ -1,0 +1,686 @@
+package dev.brisk.internal.tls;
+
+import dev.brisk.TlsInfo;
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.ProtocolFactory;
+import dev.brisk.internal.transport.Wire;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.cert.Certificate;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+
+/**
+ * TLS on one connection: the {@link Protocol} of the plain wire under it and the {@link Wire} of the
+ * protocol above it (HTTP/1.1), which sees plaintext and nothing else of TLS. The protocol above is
+ * opened once the handshake is done, so it never runs for a client that does not finish one.
+ *
+ * <pre>
+ *   HANDSHAKE ──finished (ALPN agreed)──▶ OPEN ──close(): close_notify, then the plain wire's close──▶ CLOSED
+ *       │  deadline passed, alert, garbage, end of stream: closed, counted as a failed handshake
+ *       └──────────────────────────────────────────────────────────────────────────────────────▶ CLOSED
+ *   OPEN: a TLS 1.2 renegotiation (a new handshake) is refused: closed
+ * </pre>
+ *
+ * <p>Buffers: {@code netIn} holds ciphertext read and not yet decrypted, {@code appIn} plaintext the
+ * protocol above has not read yet, {@code netOut} ciphertext the socket has not taken yet; each is held
+ * only while it holds bytes ({@link TlsBuffers}). A write is wrapped record by record, and reports as
+ * written only what went into records; records the socket cannot take yet stay in {@code netOut},
+ * which is flushed on the plain wire's next {@code onWritable} before anything else.
+ *
+ * <p>Threads: the wire's loop thread only, like every wire and protocol, except {@link #execute} and
+ * {@link #inLoop}.
+ */
+public final class TlsWire implements Wire, Protocol {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+    private static final ByteBuffer[] NOTHING = {ByteBuffer.allocate(0)};
+
+    private final Wire plain;
+    private final SSLEngine engine;
+    private final ProtocolFactory next;
+    private final TlsCounters counters;
+    private final boolean pooled;
+    private final long handshakeDeadline;
+    private final long writeTimeoutNanos;
+    private final ByteBuffer[] one = new ByteBuffer[1];
+    private Protocol upper;
+    private ByteBuffer netIn; // write mode: ciphertext from position 0 to position
+    private ByteBuffer appIn; // write mode: plaintext from position 0 to position
+    private ByteBuffer netOut; // write mode: ciphertext from position 0 to position
+    private boolean upperReads = true;
+    private boolean upperWrites;
+    private boolean inputEnded;
+    private boolean closed;
+    private boolean tls12;
+    private long stalledSince;
+    private long consumed; // plaintext handed up, to tell whether the protocol above took any
+    private TlsInfo info;
+
+    private TlsWire(Wire plain, SSLEngine engine, ProtocolFactory next, TlsCounters counters, long handshakeNanos,
+            long writeTimeoutNanos) {
+        this.plain = plain;
+        this.engine = engine;
+        this.next = next;
+        this.counters = counters;
+        this.pooled = !plain.blocking();
+        this.handshakeDeadline = plain.clock() + handshakeNanos;
+        this.writeTimeoutNanos = writeTimeoutNanos;
+        plain.deadline(handshakeDeadline);
+    }
+
+    /**
+     * The TLS protocol of a new connection on {@code plain}; {@code next} opens the protocol above once
+     * the handshake is done. Loop thread.
+     */
+    public static Protocol open(Wire plain, SSLEngine engine, ProtocolFactory next, TlsCounters counters,
+            long handshakeNanos, long writeTimeoutNanos) {
+        try {
+            engine.beginHandshake(); // else the engine says "not handshaking" until the first record
+        } catch (SSLException e) {
+            throw new IllegalStateException("TLS engine cannot begin a handshake", e);
+        }
+        return new TlsWire(plain, engine, next, counters, handshakeNanos, writeTimeoutNanos);
+    }
+
+    // ---- the plain wire's events (Protocol) ------------------------------------------------------
+
+    @Override
+    public void onReadable() {
+        if (closed) {
+            return;
+        }
+        if (upper == null && !handshake()) {
+            return;
+        }
+        deliver();
+    }
+
+    @Override
+    public void onBytes(byte[] src, int n) {
+        if (closed) {
+            return;
+        }
+        if (n < 0) {
+            inputEnded = true;
+        } else if (n > 0) {
+            if (netIn == null) {
+                netIn = TlsBuffers.take(pooled, n);
+            }
+            if (netIn.remaining() < n) {
+                netIn = grow(netIn, n);
+            }
+            netIn.put(src, 0, n);
+        }
+        onReadable();
+    }
+
+    @Override
+    public void onWritable() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (!flush()) {
+                return;
+            }
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        plain.writeInterest(upper != null && upperWrites);
+        if (upper == null) {
+            if (handshake()) {
+                deliver();
+            }
+            return;
+        }
+        if (upperWrites) {
+            upper.onWritable();
+        }
+    }
+
+    @Override
+    public void onTimer(long now) {
+        if (closed) {
+            return;
+        }
+        if (upper == null) {
+            if (now - handshakeDeadline > 0) {
+                plain.counters().timedOut();
+                counters.failed();
+                close();
+            }
+            return;
+        }
+        if (stalledSince != 0 && now - stalledSince > writeTimeoutNanos) {
+            plain.counters().timedOut(); // records the socket has not taken for the whole write timeout
+            close();
+            return;
+        }
+        upper.onTimer(now);
+    }
+
+    @Override
+    public void drain() {
+        if (upper == null) {
+            close(); // no request can be under way before the handshake is done
+        } else {
+            upper.drain();
+        }
+    }
+
+    @Override
+    public boolean idle() {
+        return upper != null && upper.idle() && !buffered() && (netOut == null || netOut.position() == 0);
+    }
+
+    @Override
+    public boolean holdsInput() {
+        return upper == null || netIn != null || appIn != null || upper.holdsInput();
+    }
+
+    @Override
+    public boolean awaitsTask() {
+        return upper != null && upper.awaitsTask();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the protocol above (if open), sends {@code close_notify} when the socket takes it at once,
+     * and closes the plain wire. Idempotent; also what the protocol above calls as its wire's close.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (upper != null) {
+            upper.close(); // idempotent: it calls back here as its wire's close, and returns
+        }
+        try {
+            engine.closeOutbound();
+            wrap(NOTHING, 1);
+            flush();
+        } catch (IOException | RuntimeException ignored) {
+            // the peer may be gone: close_notify is a courtesy
+        }
+        release();
+        plain.close();
+    }
+
+    // ---- the protocol above's wire (Wire) ---------------------------------------------------------
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (closed) {
+            return -1;
+        }
+        int n = take(dst);
+        if (n > 0) {
+            return n;
+        }
+        int r = fill();
+        return r < 0 && (appIn == null || appIn.position() == 0) ? -1 : take(dst);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int count) throws IOException {
+        if (closed) {
+            throw new IOException("connection closed");
+        }
+        if (!flush()) {
+            return 0;
+        }
+        long total = 0;
+        while (remaining(srcs, count)) {
+            total += wrap(srcs, count);
+            if (!flush()) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public void readInterest(boolean on) {
+        upperReads = on;
+        plain.readInterest(on);
+        if (on && buffered() && !plain.blocking()) {
+            // bytes already decrypted or read: no readiness event will come for them (a blocking loop
+            // calls onReadable anyway while this wire holds input)
+            plain.execute(() -> {
+                if (!closed && upperReads && upper != null) {
+                    deliver();
+                }
+            });
+        }
+    }
+
+    @Override
+    public void writeInterest(boolean on) {
+        upperWrites = on;
+        plain.writeInterest(on || (netOut != null && netOut.position() > 0));
+    }
+
+    @Override
+    public void deadline(long at) {
+        plain.deadline(at);
+    }
+
+    @Override
+    public void noDeadline() {
+        plain.noDeadline();
+    }
+
+    /** Sends {@code close_notify} and half-closes the socket; reading goes on until the peer's own. */
+    @Override
+    public void shutdownOutput() throws IOException {
+        engine.closeOutbound();
+        wrap(NOTHING, 1);
+        flush();
+        plain.shutdownOutput();
+    }
+
+    @Override
+    public long clock() {
+        return plain.clock();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        plain.execute(task);
+    }
+
+    @Override
+    public boolean inLoop() {
+        return plain.inLoop();
+    }
+
+    @Override
+    public boolean blocking() {
+        return plain.blocking();
+    }
+
+    @Override
+    public void runUntil(CompletableFuture<?> f) {
+        plain.runUntil(f);
+    }
+
+    @Override
+    public String remoteAddress() {
+        return plain.remoteAddress();
+    }
+
+    @Override
+    public void protocol(Protocol p) {
+        upper = p; // an upgrade: the new protocol reads plaintext from here, as the old one did
+    }
+
+    @Override
+    public BufferPool inPool() {
+        return plain.inPool();
+    }
+
+    @Override
+    public BufferPool outPool() {
+        return plain.outPool();
+    }
+
+    @Override
+    public LoopCounters counters() {
+        return plain.counters();
+    }
+
+    @Override
+    public AccessLog.Sampler accessLogSampler() {
+        return plain.accessLogSampler();
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return info;
+    }
+
+    // ---- the handshake ---------------------------------------------------------------------------
+
+    /**
+     * Moves the handshake on as far as the bytes at hand allow; true once it is done and the protocol
+     * above is open. A failure (an alert, garbage, the end of the stream) closes the connection.
+     */
+    private boolean handshake() {
+        try {
+            for (int step = 0; step < 1_000; step++) {
+                switch (engine.getHandshakeStatus()) {
+                    case NEED_TASK -> runTasks();
+                    case NEED_WRAP -> {
+                        wrap(NOTHING, 1);
+                        if (!flush()) {
+                            return false; // the rest when the socket takes more
+                        }
+                    }
+                    case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+                        int r = unwrap();
+                        if (r < 0) {
+                            counters.failed();
+                            close();
+                            return false;
+                        }
+                        if (r == 0 && !readMore()) {
+                            return false; // wait for more bytes
+                        }
+                    }
+                    default -> {
+                        opened();
+                        return !closed;
+                    }
+                }
+            }
+            throw new SSLException("handshake made no progress");
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + plain.remoteAddress() + " failed: " + e);
+            counters.failed();
+            close();
+            return false;
+        }
+    }
+
+    /** Reads ciphertext for an unwrap that needs more: false when none came (or the stream ended). */
+    private boolean readMore() throws IOException {
+        if (netIn == null) {
+            netIn = TlsBuffers.take(pooled, TlsBuffers.SIZE);
+        } else if (!netIn.hasRemaining()) {
+            netIn = grow(netIn, engine.getSession().getPacketBufferSize());
+        }
+        int n = plain.read(netIn);
+        if (n < 0) {
+            inputEnded = true;
+            if (upper == null) {
+                counters.failed(); // a client that leaves mid-handshake
+                close();
+            }
+            return false;
+        }
+        if (n == 0) {
+            releaseIfEmpty();
+            return false;
+        }
+        return true;
+    }
+
+    private void opened() throws IOException {
+        counters.handshake();
+        SSLSession s = engine.getSession();
+        tls12 = "TLSv1.2".equals(s.getProtocol());
+        info = new TlsInfo(s.getProtocol(), s.getCipherSuite(), serverName(s), alpn(), peer(s));
+        plain.noDeadline();
+        upper = next.open(this);
+    }
+
+    private static String serverName(SSLSession s) {
+        if (s instanceof ExtendedSSLSession e) {
+            for (SNIServerName n : e.getRequestedServerNames()) {
+                if (n instanceof SNIHostName h) {
+                    return h.getAsciiName();
+                }
+            }
+        }
+        return null;
+    }
+
+    private String alpn() {
+        String p = engine.getApplicationProtocol();
+        return p == null || p.isEmpty() ? null : p;
+    }
+
+    private static List<Certificate> peer(SSLSession s) {
+        try {
+            return List.of(s.getPeerCertificates());
+        } catch (SSLPeerUnverifiedException e) {
+            return List.of();
+        }
+    }
+
+    private void runTasks() {
+        Runnable t;
+        while ((t = engine.getDelegatedTask()) != null) {
+            t.run(); // a handshake's signature: on the loop, as its cost is the connection's own
+        }
+    }
+
+    // ---- records in ------------------------------------------------------------------------------
+
+    /**
+     * Lets the protocol above read while it wants to and bytes are at hand: a read event may bring
+     * several records, and the protocol above may read fewer bytes than they hold.
+     */
+    private void deliver() {
+        for (int round = 0; round < 64 && !closed && upper != null; round++) {
+            long before = consumed;
+            boolean ended = inputEnded;
+            upper.onReadable();
+            if (closed || !upperReads || !buffered() || (consumed == before && ended == inputEnded)) {
+                return;
+            }
+        }
+        // still taking bytes, and more at hand: go on after the loop's other connections had their turn
+        // (the socket may hold nothing more, so no readiness event would bring this connection back)
+        plain.execute(() -> {
+            if (!closed && upperReads && upper != null && buffered()) {
+                deliver();
+            }
+        });
+    }
+
+    /** Plaintext into {@code appIn}: > 0 when some is there, 0 when more ciphertext is needed, -1 at the end. */
+    private int fill() throws IOException {
+        for (int round = 0; round < 1_000; round++) {
+            int r = unwrap();
+            if (r < 0 || (r > 0 && appIn != null && appIn.position() > 0)) {
+                return r;
+            }
+            if (r > 0) {
+                continue; // a record without plaintext (a post-handshake message): the next may have some
+            }
+            if (inputEnded || !readMore()) {
+                return inputEnded ? -1 : 0;
+            }
+        }
+        throw new SSLException("no plaintext from a stream of records");
+    }
+
+    /**
+     * Decrypts what {@code netIn} holds: > 0 when plaintext was produced or a handshake step made
+     * progress, 0 when a whole record is not there yet, -1 when the peer closed ({@code close_notify}).
+     */
+    private int unwrap() throws IOException {
+        if (netIn == null || netIn.position() == 0) {
+            return 0;
+        }
+        if (appIn == null) {
+            appIn = TlsBuffers.take(pooled, engine.getSession().getApplicationBufferSize());
+        }
+        netIn.flip();
+        SSLEngineResult r;
+        try {
+            r = engine.unwrap(netIn, appIn);
+        } finally {
+            netIn.compact();
+        }
+        switch (r.getStatus()) {
+            case OK -> {
+            }
+            case BUFFER_UNDERFLOW -> {
+                releaseIfEmpty();
+                return 0;
+            }
+            case BUFFER_OVERFLOW -> {
+                if (appIn.position() > 0) {
+                    return 1; // the protocol above must read first
+                }
+                appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+                return 1;
+            }
+            case CLOSED -> {
+                inputEnded = true;
+                return appIn.position() > 0 ? 1 : -1;
+            }
+        }
+        SSLEngineResult.HandshakeStatus hs = r.getHandshakeStatus();
+        if (upper != null && hs != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+                && hs != SSLEngineResult.HandshakeStatus.FINISHED) {
+            if (tls12) {
+                counters.failed();
+                throw new SSLException("TLS 1.2 renegotiation refused");
+            }
+            afterHandshake(); // TLS 1.3: a key update or a ticket to answer
+        }
+        releaseIfEmpty();
+        return r.bytesProduced() > 0 || r.bytesConsumed() > 0 ? 1 : 0;
+    }
+
+    /** A post-handshake message (TLS 1.3) may need a task or an answer of its own. */
+    private void afterHandshake() throws IOException {
+        for (int i = 0; i < 16; i++) {
+            switch (engine.getHandshakeStatus()) {
+                case NEED_TASK -> runTasks();
+                case NEED_WRAP -> {
+                    wrap(NOTHING, 1);
+                    flush();
+                }
+                default -> {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Moves plaintext from {@code appIn} to {@code dst}. */
+    private int take(ByteBuffer dst) {
+        if (appIn == null || appIn.position() == 0) {
+            return 0;
+        }
+        appIn.flip();
+        int n = Math.min(appIn.remaining(), dst.remaining());
+        if (n == appIn.remaining()) {
+            dst.put(appIn);
+        } else {
+            int limit = appIn.limit();
+            appIn.limit(appIn.position() + n);
+            dst.put(appIn);
+            appIn.limit(limit);
+        }
+        appIn.compact();
+        consumed += n;
+        releaseIfEmpty();
+        return n;
+    }
+
+    private boolean buffered() {
+        return (appIn != null && appIn.position() > 0) || (netIn != null && netIn.position() > 0);
+    }
+
+    // ---- records out -----------------------------------------------------------------------------
+
+    /** Encrypts from {@code srcs} into {@code netOut} (what fits): the plaintext bytes taken. */
+    private long wrap(ByteBuffer[] srcs, int count) throws IOException {
+        if (netOut == null) {
+            netOut = TlsBuffers.take(pooled, TlsBuffers.SIZE);
+        }
+        SSLEngineResult r = engine.wrap(srcs, 0, count, netOut);
+        if (r.getStatus() == SSLEngineResult.Status.CLOSED && r.bytesProduced() == 0 && r.bytesConsumed() == 0
+                && remaining(srcs, count)) {
+            throw new SSLException("TLS closed");
+        }
+        if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW && netOut.position() == 0) {
+            netOut = grow(netOut, engine.getSession().getPacketBufferSize());
+        }
+        return r.bytesConsumed();
+    }
+
+    /** Writes {@code netOut} to the socket: true when it is all gone. */
+    private boolean flush() throws IOException {
+        if (netOut == null) {
+            return true;
+        }
+        if (netOut.position() > 0) {
+            netOut.flip();
+            one[0] = netOut;
+            try {
+                plain.write(one, 1); // the protocol above counts the bytes: plaintext, as on a plain wire
+            } finally {
+                one[0] = null;
+                netOut.compact();
+            }
+        }
+        if (netOut.position() > 0) {
+            if (stalledSince == 0) {
+                stalledSince = plain.clock();
+            }
+            plain.writeInterest(true);
+            return false;
+        }
+        stalledSince = 0;
+        TlsBuffers.give(pooled, netOut);
+        netOut = null;
+        return true;
+    }
+
+    private static boolean remaining(ByteBuffer[] srcs, int count) {
+        for (int i = 0; i < count; i++) {
+            if (srcs[i].hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void releaseIfEmpty() {
+        if (netIn != null && netIn.position() == 0) {
+            TlsBuffers.give(pooled, netIn);
+            netIn = null;
+        }
+        if (appIn != null && appIn.position() == 0) {
+            TlsBuffers.give(pooled, appIn);
+            appIn = null;
+        }
+    }
+
+    private void release() {
+        if (netIn != null) {
+            TlsBuffers.give(pooled, netIn);
+            netIn = null;
+        }
+        if (appIn != null) {
+            TlsBuffers.give(pooled, appIn);
+            appIn = null;
+        }
+        if (netOut != null) {
+            TlsBuffers.give(pooled, netOut);
+            netOut = null;
+        }
+    }
+
+    private ByteBuffer grow(ByteBuffer b, int atLeast) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + atLeast));
+        b.flip();
+        bigger.put(b);
+        TlsBuffers.give(pooled, b);
+        return bigger;
+    }
+}

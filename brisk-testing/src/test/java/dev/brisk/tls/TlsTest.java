@@ -1,0 +1,306 @@
+package dev.brisk.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.brisk.Brisk;
+import dev.brisk.BriskConfig;
+import dev.brisk.ClientAuth;
+import dev.brisk.TlsInfo;
+import dev.brisk.testing.Engine;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Issue 17, TLS: HTTPS on every engine with PEM files or a PKCS#12 key store, what the handshake
+ * settled visible to the app, a plain port beside the TLS one, and the hostile cases (a client that
+ * never finishes its handshake, plaintext on the TLS port, a renegotiation) closed cleanly and counted.
+ */
+@ParameterizedClass
+@EnumSource(Engine.class)
+class TlsTest {
+    static Path dir;
+    static TestKeys.Key server;
+    static TestKeys.Key other;
+    static TestKeys.Key client;
+
+    @Parameter
+    Engine engine;
+
+    private Brisk app;
+
+    @BeforeAll
+    static void keys() throws Exception {
+        TestKeys.Shared keys = TestKeys.shared();
+        dir = keys.dir();
+        server = keys.server();
+        other = keys.other();
+        client = keys.client();
+    }
+
+    @AfterEach
+    void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    private Brisk start(Consumer<BriskConfig> options) {
+        app = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            options.accept(cfg);
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+            cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+            cfg.get("/tls", ctx -> {
+                TlsInfo t = ctx.tls();
+                ctx.text(t == null ? "plain" : t.protocol() + " " + t.serverName() + " " + t.applicationProtocol()
+                        + " " + t.peerCertificates().size());
+            });
+        }).start();
+        return app;
+    }
+
+    private Brisk startPem() {
+        return start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()));
+    }
+
+    private static HttpClient https(SSLContext ctx, HttpClient.Version version) {
+        return HttpClient.newBuilder().sslContext(ctx).version(version).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    private static HttpResponse<String> get(HttpClient c, String url) throws Exception {
+        return c.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private SSLSocket socket(SSLContext ctx, String... protocols) throws IOException {
+        SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket();
+        s.connect(new InetSocketAddress("127.0.0.1", app.port()), 5_000);
+        s.setSoTimeout(10_000);
+        SSLParameters p = s.getSSLParameters();
+        p.setServerNames(List.of(new SNIHostName("localhost")));
+        if (protocols.length > 0) {
+            p.setProtocols(protocols);
+        }
+        s.setSSLParameters(p);
+        return s;
+    }
+
+    /** Reads one response with a Content-Length body from {@code in}, as text. */
+    private static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            String h = head.toString(StandardCharsets.ISO_8859_1);
+            if (h.endsWith("\r\n\r\n")) {
+                int at = h.toLowerCase(java.util.Locale.ROOT).indexOf("content-length: ");
+                int len = Integer.parseInt(h.substring(at + 16, h.indexOf("\r\n", at)).trim());
+                return h + new String(in.readNBytes(len), StandardCharsets.ISO_8859_1);
+            }
+        }
+        throw new IOException("the connection ended before a whole head: " + head);
+    }
+
+    @Test
+    void httpsWithPemFilesServesRequestsAndTellsTheAppAboutTheHandshake() throws Exception {
+        startPem();
+        HttpClient c = https(server.trustingContext(), HttpClient.Version.HTTP_2);
+        HttpResponse<String> r = get(c, "https://localhost:" + app.port() + "/hello");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("hello");
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_1_1); // h2 offered, http/1.1 agreed by ALPN
+        assertThat(get(c, "https://localhost:" + app.port() + "/tls").body()).isEqualTo("TLSv1.3 localhost http/1.1 0");
+        assertThat(app.metrics().tlsHandshakes()).isGreaterThanOrEqualTo(1);
+        assertThat(app.metrics().tlsHandshakeFailures()).isZero();
+    }
+
+    @Test
+    void aPkcs12KeyStoreServesToo() throws Exception {
+        start(cfg -> cfg.options().tlsKeyStore(server.p12(), TestKeys.PASSWORD));
+        HttpResponse<String> r = get(https(server.trustingContext(), HttpClient.Version.HTTP_1_1),
+                "https://localhost:" + app.port() + "/hello");
+        assertThat(r.body()).isEqualTo("hello");
+    }
+
+    @Test
+    void largeBodiesCrossManyRecordsBothWaysOnOneKeepAliveConnection() throws Exception {
+        startPem();
+        HttpClient c = https(server.trustingContext(), HttpClient.Version.HTTP_1_1);
+        byte[] body = new byte[3 * 1024 * 1024 + 17];
+        new java.util.Random(7).nextBytes(body);
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<byte[]> r = c.send(HttpRequest.newBuilder(URI.create("https://localhost:" + app.port() + "/echo"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(body);
+        }
+        assertThat(app.metrics().tlsHandshakes()).as("one connection, kept alive").isEqualTo(1);
+    }
+
+    @Test
+    void tls12WorksAndTheSniNameReachesTheApp() throws Exception {
+        startPem();
+        try (SSLSocket s = socket(server.trustingContext(), "TLSv1.2")) {
+            SSLParameters p = s.getSSLParameters();
+            p.setServerNames(List.of(new SNIHostName("api.example.test")));
+            s.setSSLParameters(p);
+            s.getOutputStream().write("GET /tls HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readResponse(s.getInputStream())).endsWith("TLSv1.2 api.example.test null 0");
+        }
+    }
+
+    @Test
+    void closingSendsCloseNotify() throws Exception {
+        startPem();
+        try (SSLSocket s = socket(server.trustingContext())) {
+            s.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            assertThat(readResponse(in)).endsWith("hello");
+            // without close_notify first, the JDK's SSLSocket throws here ("closing inbound before receiving
+            // peer's close_notify"); with it, the stream simply ends
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aRenegotiationIsRefused() throws Exception {
+        startPem();
+        try (SSLSocket s = socket(server.trustingContext(), "TLSv1.2")) {
+            OutputStream out = s.getOutputStream();
+            out.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readResponse(s.getInputStream())).endsWith("hello");
+            long failed = app.metrics().tlsHandshakeFailures();
+            assertThatThrownBy(() -> {
+                s.startHandshake(); // a renegotiation
+                out.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                readResponse(s.getInputStream());
+            }).isInstanceOf(IOException.class);
+            assertThat(Wait.until(Duration.ofSeconds(5), () -> app.metrics().tlsHandshakeFailures() == failed + 1)).isTrue();
+        }
+    }
+
+    @Test
+    void aClientThatNeverFinishesItsHandshakeIsClosedAtTheDeadlineAndCounted() throws Exception {
+        start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()).tlsHandshakeTimeout(Duration.ofMillis(300)));
+        try (Socket raw = new Socket("127.0.0.1", app.port())) {
+            raw.setSoTimeout(5_000);
+            long t0 = System.nanoTime();
+            byte[] answer = raw.getInputStream().readAllBytes();
+            assertThat((System.nanoTime() - t0) / 1_000_000).isBetween(250L, 3_000L);
+            // at most one alert record (content type 21) before the end
+            assertThat(answer.length).isLessThanOrEqualTo(7);
+            if (answer.length > 0) {
+                assertThat(answer[0]).isEqualTo((byte) 21);
+            }
+        }
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.metrics().tlsHandshakeFailures() == 1)).isTrue();
+        assertThat(app.metrics().connectionsTimedOut()).isEqualTo(1);
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.connectionCount() == 0)).isTrue();
+    }
+
+    @Test
+    void plaintextOnTheTlsPortIsClosedAndCounted() throws Exception {
+        startPem();
+        try (Socket raw = new Socket("127.0.0.1", app.port())) {
+            raw.setSoTimeout(5_000);
+            raw.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] answer = raw.getInputStream().readAllBytes(); // at most an alert record, then the end
+            assertThat(new String(answer, StandardCharsets.ISO_8859_1)).doesNotContain("HTTP/1.1");
+        }
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.metrics().tlsHandshakeFailures() == 1)).isTrue();
+        assertThat(app.metrics().requests()).as("nothing reached HTTP").isZero();
+    }
+
+    @Test
+    void aPlainPortServesBesideTheTlsPort() throws Exception {
+        start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()).plainPort(0));
+        assertThat(app.plainPort()).isPositive().isNotEqualTo(app.port());
+        HttpClient plain = HttpClient.newHttpClient();
+        assertThat(get(plain, "http://127.0.0.1:" + app.plainPort() + "/tls").body()).isEqualTo("plain");
+        HttpClient tls = https(server.trustingContext(), HttpClient.Version.HTTP_1_1);
+        assertThat(get(tls, "https://localhost:" + app.port() + "/tls").body()).startsWith("TLSv1.3 localhost");
+    }
+
+    @Test
+    void clientCertificatesWhenNeeded() throws Exception {
+        start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()).tlsClientAuth(ClientAuth.NEED)
+                .tlsTrust(client.certPem()));
+        HttpClient with = https(TestKeys.context(client, server), HttpClient.Version.HTTP_1_1);
+        // an HTTP/1.1-only HttpClient offers no ALPN
+        assertThat(get(with, "https://localhost:" + app.port() + "/tls").body()).isEqualTo("TLSv1.3 localhost null 1");
+        HttpClient without = https(server.trustingContext(), HttpClient.Version.HTTP_1_1);
+        assertThatThrownBy(() -> get(without, "https://localhost:" + app.port() + "/tls")).isInstanceOf(IOException.class);
+        HttpClient untrusted = https(TestKeys.context(other, server), HttpClient.Version.HTTP_1_1);
+        assertThatThrownBy(() -> get(untrusted, "https://localhost:" + app.port() + "/tls")).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void changedKeyFilesAreUsedByNewConnectionsWhileOpenOnesGoOn() throws Exception {
+        Path cert = dir.resolve(engine + "-live-cert.pem");
+        Path key = dir.resolve(engine + "-live-key.pem");
+        Files.copy(server.certPem(), cert, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(server.keyPem(), key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        start(cfg -> cfg.options().tlsPem(cert, key).tlsReloadInterval(Duration.ofMillis(50)));
+        SSLContext trustsBoth = TestKeys.context(null, server);
+        try (SSLSocket open = socket(trustsBoth)) {
+            open.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readResponse(open.getInputStream())).endsWith("hello");
+            assertThat(serial(open)).isEqualTo(server.cert().getSerialNumber());
+
+            // the renewed certificate: written to temporary files, then moved into place
+            Path newCert = dir.resolve(engine + "-new-cert.pem");
+            Path newKey = dir.resolve(engine + "-new-key.pem");
+            Files.copy(other.certPem(), newCert, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(other.keyPem(), newKey, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(newKey, key, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(newCert, cert, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+
+            SSLContext trustsOther = TestKeys.context(null, other);
+            assertThat(Wait.until(Duration.ofSeconds(10), () -> {
+                try (SSLSocket s = socket(trustsOther)) {
+                    s.startHandshake(); // a new connection: refused while the old key is in use
+                    return serial(s).equals(other.cert().getSerialNumber());
+                } catch (IOException e) {
+                    return false;
+                }
+            })).as("a new connection gets the new certificate").isTrue();
+
+            // the connection opened before goes on with its own
+            open.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readResponse(open.getInputStream())).endsWith("hello");
+        }
+    }
+
+    private static java.math.BigInteger serial(SSLSocket s) throws SSLException {
+        return ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSerialNumber();
+    }
+}
