@@ -106,7 +106,8 @@ public interface Context {
      * All request cookies, name to value, in the order sent. Pairs are separated by {@code ;} (spaces
      * or tabs around a pair are allowed); a pair whose name is not a token or whose value is not
      * cookie-octets (optionally quoted) is skipped, the others kept: {@code a=1, b=2}, {@code a = 1}
-     * and a value with a space or a non-ASCII byte yield nothing.
+     * and a value with a space or a non-ASCII byte yield nothing. The obsolete RFC 2965 attributes
+     * ({@code $Version}, {@code $Path}, {@code $Domain}, {@code $Port}) are not cookies and are skipped.
      *
      * @return the cookies, unmodifiable; empty when there are none
      * @throws HttpException 400 when the request sends more than 200 well-formed cookies

@@ -15,8 +15,10 @@ import java.util.Map;
  * one pair of double quotes, which are removed). A malformed pair is skipped and the others kept: no
  * {@code =}, an empty or non-token name, whitespace around {@code =}, or a value with a space, a tab,
  * a comma, a backslash, a stray quote or a non-ASCII byte. So {@code a=1, b=2} (the old comma
- * separator) yields nothing rather than a misread {@code a}. Control characters other than tab never
- * get this far: the request parser refuses them in any header value with {@code 400}.
+ * separator) yields nothing rather than a misread {@code a}. The attributes of the obsolete RFC 2965
+ * syntax ({@code $Version}, {@code $Path}, {@code $Domain}, {@code $Port}), which the JDK's
+ * {@code CookieManager} still sends, are skipped too: they are not cookies. Control characters other
+ * than tab never get this far: the request parser refuses them in any header value with {@code 400}.
  *
  * <p>More than {@value #MAX_COOKIES} well-formed pairs (over all {@code Cookie} headers of the request)
  * is a {@code 400}: browsers send fewer than that (Chrome keeps at most 180 per domain), and the bound
@@ -55,7 +57,8 @@ final class Cookies {
                     to--;
                 }
                 int eq = h.indexOf('=', i);
-                if (eq > i && eq < to && CookieSyntax.isToken(h, i, eq) && CookieSyntax.isCookieValue(h, eq + 1, to)) {
+                if (eq > i && eq < to && CookieSyntax.isToken(h, i, eq) && CookieSyntax.isCookieValue(h, eq + 1, to)
+                        && !isRfc2965Attribute(h, i, eq)) {
                     if (++count > MAX_COOKIES) {
                         throw new HttpException.BadRequest("Too many cookies: more than " + MAX_COOKIES);
                     }
@@ -71,6 +74,21 @@ final class Cookies {
             }
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * Whether {@code h[from, to)} is {@code $Version}, {@code $Path}, {@code $Domain} or {@code $Port}
+     * (any case): attributes of the obsolete RFC 2965 syntax, which some clients still send (the JDK's
+     * {@code CookieManager} for any cookie set with {@code Max-Age}), not cookies.
+     */
+    private static boolean isRfc2965Attribute(String h, int from, int to) {
+        if (h.charAt(from) != '$') {
+            return false;
+        }
+        int n = to - from;
+        return n == 8 && h.regionMatches(true, from, "$Version", 0, 8)
+                || n == 5 && (h.regionMatches(true, from, "$Path", 0, 5) || h.regionMatches(true, from, "$Port", 0, 5))
+                || n == 7 && h.regionMatches(true, from, "$Domain", 0, 7);
     }
 
     private static boolean isWhitespace(char c) {

@@ -47,6 +47,12 @@ class CookiesTest {
     }
 
     @Test
+    void rfc2965AttributesAreNotCookies() {
+        assertThat(parse("$Version=1; session=abc; $Path=\"/\"; $Domain=\"127.0.0.1\"; $PORT=\"80\"; $Other=1"))
+                .containsExactly(Map.entry("session", "abc"), Map.entry("$Other", "1"));
+    }
+
+    @Test
     void commaSeparatedHeaderYieldsNothingRatherThanAMisreadValue() {
         assertThat(parse("a=1, b=2")).isEmpty();
         assertThat(parse("a=1, b=2; c=3")).containsExactly(Map.entry("c", "3"));
