@@ -92,13 +92,26 @@ public interface Context {
     List<String> headerNames();
 
     /**
-     * {@return the value of a request cookie, or null when absent}
+     * The value of a request cookie. Cookies are parsed strictly (RFC 6265), once per request, from
+     * every {@code Cookie} header: a malformed pair is skipped, surrounding double quotes are removed,
+     * the first of a repeated name wins (see {@link #cookies()}).
      *
      * @param name the cookie's name, case-sensitive
+     * @return the value, or null when absent
+     * @throws HttpException 400 when the request sends more than 200 well-formed cookies
      */
     String cookie(String name);
 
-    /** {@return all request cookies, name to value} */
+    /**
+     * All request cookies, name to value, in the order sent. Pairs are separated by {@code ;} (spaces
+     * or tabs around a pair are allowed); a pair whose name is not a token or whose value is not
+     * cookie-octets (optionally quoted) is skipped, the others kept: {@code a=1, b=2}, {@code a = 1}
+     * and a value with a space or a non-ASCII byte yield nothing. The obsolete RFC 2965 attributes
+     * ({@code $Version}, {@code $Path}, {@code $Domain}, {@code $Port}) are not cookies and are skipped.
+     *
+     * @return the cookies, unmodifiable; empty when there are none
+     * @throws HttpException 400 when the request sends more than 200 well-formed cookies
+     */
     Map<String, String> cookies();
 
     // ---- typed parameters (see Param for the types, checks and messages) ----------------------
@@ -310,6 +323,22 @@ public interface Context {
      * @throws IllegalArgumentException as {@link #header(String, String)}
      */
     Context addHeader(String name, String value);
+
+    /**
+     * Sets a response cookie: adds one {@code Set-Cookie} header with {@link Cookie#headerValue()},
+     * keeping earlier ones (two cookies of the same name are both sent; browsers keep the last).
+     * Delete a cookie with {@code ctx.cookie(Cookie.expire(name).path(...).build())}.
+     *
+     * @param cookie the cookie, validated when it was built
+     * @return this context
+     * @throws IllegalArgumentException when {@code cookie} is null
+     */
+    default Context cookie(Cookie cookie) {
+        if (cookie == null) {
+            throw new IllegalArgumentException("cookie must not be null");
+        }
+        return addHeader("Set-Cookie", cookie.headerValue());
+    }
 
     /**
      * {@return the first value of a response header set so far, or null}

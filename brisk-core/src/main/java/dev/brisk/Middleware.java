@@ -1,8 +1,10 @@
 package dev.brisk;
 
 /**
- * Wraps a handler. {@link #apply} is called once per route at start-up, never per request; the
- * returned handler decides whether and when to call {@code next}.
+ * Wraps a handler. {@link #apply} is called at start-up, never per request: once per route (and once
+ * per app answer: 404, 405, automatic OPTIONS), plus once more for a route with group or route
+ * middleware, whose chain then also answers the CORS preflights announcing that route's method (see
+ * {@link Cors}). The returned handler decides whether and when to call {@code next}.
  *
  * <p><b>Error answers.</b> When a before filter or the handler throws (and for the app's own 404, 405
  * and 501), the exception is turned into the error answer inside {@code next}, at the route's core: by

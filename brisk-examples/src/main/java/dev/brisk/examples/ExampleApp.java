@@ -4,10 +4,12 @@ import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.ConfigSource;
 import dev.brisk.Context;
+import dev.brisk.Cors;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
 import dev.brisk.jackson.JacksonJsonCodec;
 import dev.brisk.micrometer.MetricsServer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -28,6 +30,9 @@ import java.util.OptionalInt;
  *   <li>{@code GET /cpu?work=N} does N units of {@link CpuWork} (0..1000000, about 2.85 µs a unit on
  *       the 2-core build machine), then {@code work=N checksum=<16 hex digits>}: a handler that burns
  *       CPU. It runs on the app's dispatch, so a benchmark can also load an event loop with it.</li>
+ *   <li>{@code GET /api/hello} {@code {"message":"Hello, World!"}} behind {@link #API_CORS}: pages from
+ *       {@code https://example.com} may read it (its preflights are answered too); other origins get
+ *       no CORS headers, and their preflights a 403.</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -39,6 +44,13 @@ import java.util.OptionalInt;
  * benchmark into one of an empty handler.
  */
 public final class ExampleApp {
+    /** The CORS policy of the {@code /api} routes: the origin {@code https://example.com} only. */
+    public static final Cors API_CORS = Cors.builder()
+            .allowOrigin("https://example.com")
+            .allowHeaders("Content-Type")
+            .maxAge(Duration.ofMinutes(10))
+            .build();
+
     /** The longest accepted {@code /sleep}, in milliseconds. */
     public static final int MAX_SLEEP_MS = 60_000;
 
@@ -64,6 +76,10 @@ public final class ExampleApp {
         cfg.get("/cpu", ctx -> {
             int work = intParam(ctx, "work", CpuWork.MAX_WORK);
             ctx.text("work=" + work + " checksum=" + String.format("%016x", CpuWork.run(work)));
+        });
+        cfg.group("/api", api -> {
+            api.use(API_CORS);
+            api.get("/hello", ctx -> ctx.json(Map.of("message", "Hello, World!")));
         });
     }
 
@@ -139,6 +155,7 @@ public final class ExampleApp {
         System.out.println("  curl " + base + "/health " + base + "/ready");
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
+        System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }

@@ -49,6 +49,32 @@ class ExampleAppTest {
     }
 
     @Test
+    void apiHelloIsReadableFromExampleComOnly() {
+        HttpResponse<String> r = server.get("/api/hello", "Origin", "https://example.com");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("{\"message\":\"Hello, World!\"}");
+        assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://example.com");
+        assertThat(r.headers().allValues("Vary")).containsExactly("Origin");
+
+        HttpResponse<String> preflight = server.options("/api/hello", "Origin", "https://example.com",
+                "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "content-type");
+        assertThat(preflight.statusCode()).isEqualTo(204);
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://example.com");
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers")).hasValue("Content-Type");
+        assertThat(preflight.headers().firstValue("Access-Control-Max-Age")).hasValue("600");
+
+        for (String other : java.util.List.of("https://example.com.evil.org", "https://www.example.com", "null")) {
+            HttpResponse<String> o = server.get("/api/hello", "Origin", other);
+            assertThat(o.statusCode()).as(other).isEqualTo(200);
+            assertThat(o.headers().firstValue("Access-Control-Allow-Origin")).as(other).isEmpty();
+            assertThat(server.options("/api/hello", "Origin", other, "Access-Control-Request-Method", "GET")
+                    .statusCode()).as(other).isEqualTo(403);
+        }
+        assertThat(server.get("/hello", "Origin", "https://example.com").headers()
+                .firstValue("Access-Control-Allow-Origin")).as("only /api is behind CORS").isEmpty();
+    }
+
+    @Test
     void userWithQuery() {
         HttpResponse<String> r = server.get("/users/42?active=true");
         assertThat(r.statusCode()).isEqualTo(200);

@@ -106,6 +106,17 @@ class ExampleProcessTest {
         assertThat(curl("http://127.0.0.1:" + metricsPort + "/metrics")).startsWith("HTTP/1.1 200 OK\n")
                 .contains("brisk_requests_total{status_class=\"2xx\"} 9.0\n");
         assertThat(curl(base + "/metrics")).as("not on the app's port").startsWith("HTTP/1.1 404");
+        // CORS on /api/hello: the origin https://example.com only; its preflight answered before routing
+        assertThat(curl("-H", "Origin: https://example.com", base + "/api/hello")).startsWith("HTTP/1.1 200 OK\n")
+                .contains("\nVary: Origin\nAccess-Control-Allow-Origin: https://example.com\n")
+                .endsWith("\n\n{\"message\":\"Hello, World!\"}");
+        assertThat(curl("-X", "OPTIONS", "-H", "Origin: https://example.com", "-H", "Access-Control-Request-Method: GET",
+                base + "/api/hello")).startsWith("HTTP/1.1 204 No Content\n")
+                .contains("\nAccess-Control-Allow-Origin: https://example.com\n");
+        assertThat(curl("-H", "Origin: https://example.com.evil.org", base + "/api/hello")).startsWith("HTTP/1.1 200 OK\n")
+                .doesNotContain("Access-Control-");
+        assertThat(curl("-X", "OPTIONS", "-H", "Origin: https://evil.example", "-H", "Access-Control-Request-Method: GET",
+                base + "/api/hello")).startsWith("HTTP/1.1 403 Forbidden\n").doesNotContain("Access-Control-");
 
         demo.destroy(); // SIGTERM: the shutdown hook closes the server
         assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();

@@ -1,6 +1,8 @@
 package dev.brisk.internal.routing;
 
 import dev.brisk.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.StringJoiner;
 
 /** The routes registered for one path template, one per method, and the {@code Allow} list they make. */
@@ -25,6 +27,17 @@ public final class RouteEntry {
             r = byMethod[Method.GET.ordinal()];
         }
         return r;
+    }
+
+    /** The routes of this entry, in {@link Method} order. */
+    public List<CompiledRoute> routes() {
+        List<CompiledRoute> out = new ArrayList<>();
+        for (CompiledRoute r : byMethod) {
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /** The value of the {@code Allow} header for this path. */

@@ -55,25 +55,34 @@ public final class Router {
      */
     public Set<String> allowValues() {
         Set<String> out = new LinkedHashSet<>();
-        for (RouteMatch m : exact.values()) {
-            out.add(m.entry().allow());
+        for (RouteEntry e : entries()) {
+            out.add(e.allow());
         }
-        collectAllow(root, out);
         return out;
     }
 
-    private static void collectAllow(Node n, Set<String> out) {
+    /** Every path's entry (the routes of one template, by method), in no particular order. Call once every route is added. */
+    public List<RouteEntry> entries() {
+        List<RouteEntry> out = new ArrayList<>();
+        for (RouteMatch m : exact.values()) {
+            out.add(m.entry());
+        }
+        collectEntries(root, out);
+        return out;
+    }
+
+    private static void collectEntries(Node n, List<RouteEntry> out) {
         if (n.entry != null) {
-            out.add(n.entry.allow());
+            out.add(n.entry);
         }
         if (n.wildcard != null) {
-            out.add(n.wildcard.allow());
+            out.add(n.wildcard);
         }
         for (Node child : n.literals.values()) {
-            collectAllow(child, out);
+            collectEntries(child, out);
         }
         if (n.param != null) {
-            collectAllow(n.param, out);
+            collectEntries(n.param, out);
         }
     }
 

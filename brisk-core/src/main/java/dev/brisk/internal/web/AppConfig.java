@@ -22,6 +22,7 @@ import dev.brisk.internal.routing.Router;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -328,18 +329,25 @@ public final class AppConfig implements BriskConfig {
         ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
         Chains chains = new Chains(middleware, before, failures);
         Router router = new Router();
+        // routes whose middleware is more than the app's: their preflights run through it (see Routing)
+        Map<CompiledRoute, List<Middleware>> guarded = new IdentityHashMap<>();
         for (RouteSpec r : routes) {
             Handler h;
+            List<Middleware> mw = null;
             if (r.bare) {
                 h = r.handler;
             } else {
-                List<Middleware> mw = new ArrayList<>(middleware);
+                mw = new ArrayList<>(middleware);
                 mw.addAll(r.groupMiddleware);
                 mw.addAll(r.own);
                 h = chains.route(mw, r.handler);
             }
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
-            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed));
+            CompiledRoute compiled = new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed);
+            router.add(compiled);
+            if (mw != null && mw.size() > middleware.size()) {
+                guarded.put(compiled, mw);
+            }
         }
         for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
             // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served
@@ -347,7 +355,7 @@ public final class AppConfig implements BriskConfig {
             router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
                     Dispatch.EVENT_LOOP, true));
         }
-        Routing routing = new Routing(router, chains, codec, opts.dispatch());
+        Routing routing = new Routing(router, chains, guarded, codec, opts.dispatch());
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
         return new App(routing, dispatcher, new FastRoutes(fast), readiness);
     }

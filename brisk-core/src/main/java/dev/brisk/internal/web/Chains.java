@@ -10,7 +10,8 @@ import java.util.List;
  * Builds handler chains once, at start-up: middleware (outermost first) around the route's core, the
  * core being the before filters, the {@link HandlerStart} mark, then the handler. Also the app's own
  * answers (404, 405 with its Allow list, automatic OPTIONS, 501), which run through the app middleware
- * like any route, so middleware and filters see them too.
+ * like any route, so middleware and filters see them too; and, for a route with middleware of its own
+ * or its group's, the automatic OPTIONS answer run through that route's middleware, for preflights.
  *
  * <p>A core maps what it throws to the error answer itself ({@link ChainFailure}), so {@code next}
  * returns normally to the middleware around it, whose code after {@code next} then runs on error
@@ -56,6 +57,15 @@ final class Chains {
     /** The automatic OPTIONS answer for a path whose methods are {@code allow}. */
     Handler options(String allow) {
         return wrap(appMiddleware, core(ctx -> ctx.status(204).header("Allow", allow)));
+    }
+
+    /**
+     * The automatic OPTIONS answer for a path whose methods are {@code allow}, run through
+     * {@code middleware}: a route's own chain of middleware, so that a CORS preflight for that route
+     * is judged by the middleware that guards the route (see {@link Routing}).
+     */
+    Handler preflight(List<Middleware> middleware, String allow) {
+        return wrap(middleware, core(ctx -> ctx.status(204).header("Allow", allow)));
     }
 
     /** The answer to a method the server does not know: app middleware only, no before filters. */

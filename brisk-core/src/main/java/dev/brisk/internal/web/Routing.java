@@ -4,10 +4,14 @@ import dev.brisk.Dispatch;
 import dev.brisk.Handler;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
+import dev.brisk.Middleware;
 import dev.brisk.internal.routing.CompiledRoute;
+import dev.brisk.internal.routing.RouteEntry;
 import dev.brisk.internal.routing.RouteMatch;
 import dev.brisk.internal.routing.Router;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +21,15 @@ import java.util.Set;
  * (exact paths first, then the parameterized ones), or one of the app's own answers: 404, 405 and
  * automatic OPTIONS with the path's Allow list, 501 for an unknown method. The decision is recorded
  * on the exchange, so the connection sees the route before the body is read.
+ *
+ * <p><b>Preflights.</b> A CORS preflight is an {@code OPTIONS} request asking whether another method
+ * may be sent ({@code Access-Control-Request-Method}); the app's own OPTIONS answer runs only the app
+ * middleware, so a CORS middleware on a group or a route would never see the preflight for its route.
+ * So when a path has no OPTIONS route and the request names a method the path has, and that method's
+ * route has middleware beyond the app's, the automatic OPTIONS answer runs through that route's
+ * middleware instead (built at start-up, on the route's dispatch): the preflight is judged by what
+ * guards the request it announces. No route is recorded for it (its metrics and {@code routeTemplate}
+ * are those of the automatic OPTIONS answer), and path parameters are not bound.
  *
  * <p>Built at start-up (every chain included: {@code Middleware.apply} never runs per request), then
  * immutable and shared by all I/O loops; {@link #route} runs on the I/O thread, once per request.
@@ -35,11 +48,17 @@ final class Routing {
     private final Handler notImplemented;
     private final Handler anyPathOptions;
     private final Map<String, Refusal> refusals; // by Allow value: paths with the same methods share them
+    private final Map<CompiledRoute, Handler> preflights; // by identity: the routes with middleware of their own
     private final JsonCodec codec;
     private final Dispatch defaultDispatch;
 
-    /** @param router every route added: the 405 and OPTIONS chains are built for its Allow values now */
-    Routing(Router router, Chains chains, JsonCodec codec, Dispatch defaultDispatch) {
+    /**
+     * @param router every route added: the 405 and OPTIONS chains are built for its Allow values now
+     * @param guarded the routes with middleware beyond the app's, with their whole middleware list:
+     *     their preflight chains are built now
+     */
+    Routing(Router router, Chains chains, Map<CompiledRoute, List<Middleware>> guarded, JsonCodec codec,
+            Dispatch defaultDispatch) {
         this.router = router;
         this.notFound = chains.notFound();
         this.notImplemented = chains.notImplemented();
@@ -50,6 +69,18 @@ final class Routing {
             r.put(allow, new Refusal(chains.methodNotAllowed(allow), chains.options(allow)));
         }
         this.refusals = Map.copyOf(r);
+        Map<CompiledRoute, Handler> p = new IdentityHashMap<>();
+        if (!guarded.isEmpty()) {
+            for (RouteEntry e : router.entries()) {
+                for (CompiledRoute route : e.routes()) {
+                    List<Middleware> mw = guarded.get(route);
+                    if (mw != null) {
+                        p.put(route, chains.preflight(mw, e.allow()));
+                    }
+                }
+            }
+        }
+        this.preflights = Collections.unmodifiableMap(p);
         this.codec = codec;
         this.defaultDispatch = defaultDispatch;
     }
@@ -97,9 +128,37 @@ final class Routing {
         }
         if (r == null) {
             Refusal refusal = refusals.get(match.entry().allow());
-            ex.routed(m == Method.OPTIONS ? refusal.options() : refusal.methodNotAllowed(), defaultDispatch);
+            if (m != Method.OPTIONS) {
+                ex.routed(refusal.methodNotAllowed(), defaultDispatch);
+                return;
+            }
+            CompiledRoute announced = preflights.isEmpty() ? null : announcedRoute(ex, match, b, from, to);
+            Handler preflight = announced == null ? null : preflights.get(announced);
+            if (preflight != null) {
+                ex.routed(preflight, announced.dispatch());
+            } else {
+                ex.routed(refusal.options(), defaultDispatch);
+            }
             return;
         }
         ex.routed(r, match.rawParams());
+    }
+
+    /**
+     * The route of the method an OPTIONS request announces in {@code Access-Control-Request-Method}
+     * (found as a request with that method would find it), or null.
+     */
+    private CompiledRoute announcedRoute(Exchange ex, RouteMatch match, byte[] b, int from, int to) {
+        String announced = ex.header("Access-Control-Request-Method");
+        Method am = announced == null ? null : Method.of(announced);
+        if (am == null) {
+            return null;
+        }
+        CompiledRoute r = match.entry().route(am);
+        if (r == null && match.rawParams().length == 0) {
+            RouteMatch dynamic = router.findDynamic(b, from, to);
+            r = dynamic == null ? null : dynamic.entry().route(am);
+        }
+        return r;
     }
 }
