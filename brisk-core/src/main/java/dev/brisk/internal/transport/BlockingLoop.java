@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -293,6 +294,35 @@ final class BlockingLoop implements Wire, Runnable {
                 writingSince = System.nanoTime();
                 total += n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
             } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
+        } catch (IOException e) {
+            if (writeTimedOut) {
+                counters.timedOut();
+            }
+            throw e;
+        } finally {
+            writingSince = 0;
+        }
+        return total;
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return true;
+    }
+
+    /** Transfers all {@code count} bytes (a blocking socket); the watchdog bounds a stall as for {@link #write}. */
+    @Override
+    public long transfer(FileChannel file, long position, long count) throws IOException {
+        long total = 0;
+        try {
+            while (total < count) {
+                writingSince = System.nanoTime();
+                long n = file.transferTo(position + total, count - total, ch);
+                if (n <= 0) {
+                    break; // the file is shorter than it was: the caller sees a short transfer
+                }
+                total += n;
+            }
         } catch (IOException e) {
             if (writeTimedOut) {
                 counters.timedOut();

@@ -40,6 +40,9 @@ final class MemoryWire implements Wire {
     boolean hasDeadline;
     int writeCalls;
     long writeBudget = Long.MAX_VALUE;
+    /** Whether a file body may be {@link #transfer transferred} (else it is pumped through {@link #write}). */
+    boolean transfersFiles = true;
+    int transferCalls;
 
     MemoryWire(boolean blocking) {
         this.blocking = blocking;
@@ -132,6 +135,24 @@ final class MemoryWire implements Wire {
             total += n;
         }
         return total;
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return transfersFiles;
+    }
+
+    @Override
+    public long transfer(java.nio.channels.FileChannel file, long position, long count) throws java.io.IOException {
+        transferCalls++;
+        int n = (int) Math.min(Math.min(count, writeBudget), 1 << 20);
+        ByteBuffer b = ByteBuffer.allocate(n);
+        int r = file.read(b, position);
+        if (r <= 0) {
+            return 0;
+        }
+        written.write(b.array(), 0, r);
+        return r;
     }
 
     @Override
