@@ -43,6 +43,8 @@ final class MemoryWire implements Wire {
     /** Whether a file body may be {@link #transfer transferred} (else it is pumped through {@link #write}). */
     boolean transfersFiles = true;
     int transferCalls;
+    /** What the "socket" still takes from {@link #transfer} this turn: {@link #writeBudget} at each turn. */
+    private long transferRoom = Long.MAX_VALUE;
 
     MemoryWire(boolean blocking) {
         this.blocking = blocking;
@@ -62,6 +64,7 @@ final class MemoryWire implements Wire {
 
     /** One loop turn: tasks, then readiness as a selector would report it. */
     void turn() {
+        transferRoom = writeBudget;
         runTasks();
         if (closed) {
             return;
@@ -145,13 +148,17 @@ final class MemoryWire implements Wire {
     @Override
     public long transfer(java.nio.channels.FileChannel file, long position, long count) throws java.io.IOException {
         transferCalls++;
-        int n = (int) Math.min(Math.min(count, writeBudget), 1 << 20);
+        int n = (int) Math.min(Math.min(count, transferRoom), 1 << 20);
+        if (n == 0) {
+            return 0; // full until the next turn
+        }
         ByteBuffer b = ByteBuffer.allocate(n);
         int r = file.read(b, position);
         if (r <= 0) {
             return 0;
         }
         written.write(b.array(), 0, r);
+        transferRoom -= r;
         return r;
     }
 
