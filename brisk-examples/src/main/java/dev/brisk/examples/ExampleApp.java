@@ -2,12 +2,15 @@ package dev.brisk.examples;
 
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
+import dev.brisk.Compression;
 import dev.brisk.ConfigSource;
 import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
+import dev.brisk.StaticFiles;
 import dev.brisk.jackson.JacksonJsonCodec;
 import dev.brisk.micrometer.MetricsServer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -28,6 +31,10 @@ import java.util.OptionalInt;
  *   <li>{@code GET /cpu?work=N} does N units of {@link CpuWork} (0..1000000, about 2.85 µs a unit on
  *       the 2-core build machine), then {@code work=N checksum=<16 hex digits>}: a handler that burns
  *       CPU. It runs on the app's dispatch, so a benchmark can also load an event loop with it.</li>
+ *   <li>{@code GET /static/*} the {@link SampleFiles} ({@code hello.txt}, {@code big.bin} of 1 MiB,
+ *       {@code app.js} with its precompressed {@code app.js.gz}, {@code data.json}, {@code index.html}):
+ *       ranges, validators, {@code Cache-Control: public, max-age=60}, and gzip or deflate for text
+ *       without a sibling ({@link Compression} on this mount only)</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -65,6 +72,8 @@ public final class ExampleApp {
             int work = intParam(ctx, "work", CpuWork.MAX_WORK);
             ctx.text("work=" + work + " checksum=" + String.format("%016x", CpuWork.run(work)));
         });
+        cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
+                .use(Compression.defaults());
     }
 
     private static void sleep(Context ctx) {
@@ -137,6 +146,8 @@ public final class ExampleApp {
         System.out.println("  curl " + base + "/health " + base + "/ready");
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
+        System.out.println("  curl -i --compressed " + base + "/static/app.js");
+        System.out.println("  curl -r 0-99 " + base + "/static/big.bin | xxd | head -3");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }
