@@ -377,6 +377,40 @@ class StaticFilesWireTest {
     }
 
     @Test
+    void aGroupMountsFilesUnderItsPrefixWithItsMiddleware() {
+        tree = StaticTree.under(tmp);
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(1)).ioThreads(2);
+            cfg.group("/g", g -> {
+                g.use(next -> ctx -> {
+                    ctx.header("X-Group", "yes");
+                    next.handle(ctx);
+                });
+                g.staticFiles("/files", StaticFiles.directory(tree.root));
+            });
+            cfg.staticFiles("/", StaticFiles.directory(tree.root).indexFiles("hello.txt"));
+        }); RawConnection c = t.raw()) {
+            c.send(get("/g/files/hello.txt"));
+            RawConnection.Response r = c.read();
+            assertThat(r.body()).isEqualTo(StaticTree.HELLO);
+            assertThat(r.header("X-Group")).isEqualTo("yes");
+            c.send(get("/g/files"));
+            assertThat(c.read().header("Location")).isEqualTo("files/");
+            c.send(get("/sub/index.html"));
+            assertThat(c.read().body()).as("a mount at the root").isEqualTo("<h1>sub</h1>");
+            c.send(get("/"));
+            assertThat(c.read().body()).as("the root's index").isEqualTo(StaticTree.HELLO);
+        }
+    }
+
+    @Test
+    void aMissingDirectoryFailsAtCreate() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BriskTestServer.start(engine,
+                        cfg -> cfg.staticFiles("/s", StaticFiles.directory(tmp.resolve("nope")))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a directory");
+    }
+
+    @Test
     void onlyGetAndHeadAreServed() {
         try (BriskTestServer t = start(); RawConnection c = t.raw()) {
             c.send("POST /static/hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
