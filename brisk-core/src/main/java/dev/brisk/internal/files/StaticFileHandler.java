@@ -113,7 +113,7 @@ public final class StaticFileHandler implements Handler {
         Resource rep = file;
         String coding = null;
         if (precompressed) {
-            ctx.header("Vary", "Accept-Encoding");
+            ctx.addHeader("Vary", "Accept-Encoding"); // added: a Vary set before (CORS' Origin) stays
             String accept = ctx.header("Accept-Encoding");
             if (accept != null) {
                 int br = AcceptEncoding.q(accept, "br");

@@ -66,6 +66,8 @@ final class BlockingLoop implements Wire, Runnable {
     private volatile boolean writeTimedOut;
     private volatile String remote;
     private int soTimeout = -1;
+    /** The byte that waits for room in {@link #transfer}. */
+    private final ByteBuffer oneByte = ByteBuffer.allocate(1);
     /** Where an idle connection's next message starts arriving (see {@link #readFirstBytes}). */
     private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
@@ -310,7 +312,12 @@ final class BlockingLoop implements Wire, Runnable {
         return true;
     }
 
-    /** Transfers all {@code count} bytes (a blocking socket); the watchdog bounds a stall as for {@link #write}. */
+    /**
+     * Transfers all {@code count} bytes; the watchdog bounds a stall as for {@link #write}. sendfile does
+     * not wait for room on a virtual thread's socket (the JDK makes it non-blocking underneath, and
+     * {@code transferTo} then answers 0 when the socket is full): one byte through a write, which does
+     * wait, bridges each such gap, and the transfer goes on from the file.
+     */
     @Override
     public long transfer(FileChannel file, long position, long count) throws IOException {
         long total = 0;
@@ -318,10 +325,16 @@ final class BlockingLoop implements Wire, Runnable {
             while (total < count) {
                 writingSince = System.nanoTime();
                 long n = file.transferTo(position + total, count - total, ch);
-                if (n <= 0) {
+                if (n > 0) {
+                    total += n;
+                    continue;
+                }
+                ByteBuffer one = oneByte.clear();
+                if (file.read(one, position + total) <= 0) {
                     break; // the file is shorter than it was: the caller sees a short transfer
                 }
-                total += n;
+                ch.write(one.flip()); // parks (or blocks) until the socket takes it
+                total += 1;
             }
         } catch (IOException e) {
             if (writeTimedOut) {
