@@ -5,10 +5,13 @@
 # Usage: ./brisk bench [--quick] [--servers a,b] [--scenarios x,y] [--rounds N] [--duration S]
 #                      [--baseline REV | --baseline-dir DIR]
 #   --quick         about 15 minutes: 2 rounds x 4 s of hello,json,users,echo,health,hello-rate
-#                   (the full run: about 70 minutes)
+#                   (the full run: about 85 minutes)
 #   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
 #   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
-#                   hello-rate; default: all)
+#                   hello-rate,static-1k,static-1m,static-gzip; default: all). static-*: each server's own
+#                   static-file handler over bench/results/<run>/raw/static (a 1 KiB text file, a 1 MiB
+#                   file, gzip of a 100 KiB JSON file), only servers that have one (brisk-*, jetty,
+#                   undertow, vertx, nginx)
 #   --rounds        rounds; each runs every server on every scenario (default 2)
 #   --duration      seconds measured per run (default 10)
 #   --baseline      this tree against commit REV: servers named baseline/<name> run <name> built at REV
@@ -55,7 +58,7 @@ fi
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
-# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)
+# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)|header
 # hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
 # BENCH_RATE defaults to about half the slowest peer's hello peak measured on this machine.
 RATE="${BENCH_RATE:-15000}"
@@ -68,7 +71,12 @@ health|/health|GET|0|50|1|0
 churn|/hello|GET|0|50|1|1
 pipelined|/hello|GET|0|50|16|0
 hello-c1000|/hello|GET|0|1000|1|0
-hello-rate|/hello|GET|0|50|1|0|$RATE"
+hello-rate|/hello|GET|0|50|1|0|$RATE
+static-1k|/static/1k.txt|GET|0|50|1|0|0
+static-1m|/static/1m.bin|GET|0|50|1|0|0
+static-gzip|/static/data.json|GET|0|50|1|0|0|Accept-Encoding: gzip"
+# the servers with a static-file handler (BenchServer: /static/<file>)
+STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,jetty,undertow,vertx,nginx,"
 
 if [ "$SMOKE" = 1 ]; then
   # the baseline path without a second build (CI time): the current build stands in for the other commit
@@ -87,8 +95,8 @@ elif [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${DURATION:=4}"; WARMUP=3
   : "${SCENARIOS:=hello,json,users,echo,health,hello-rate}"
 else
-  : "${ROUNDS:=2}" "${DURATION:=10}"; WARMUP=10 # 13 servers x 10 scenarios: about 70 minutes
-  : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,hello-rate}"
+  : "${ROUNDS:=2}" "${DURATION:=10}"; WARMUP=10 # 13 servers x 13 scenarios: about 85 minutes
+  : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,hello-rate,static-1k,static-1m,static-gzip}"
 fi
 CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
 if [ -z "$SERVERS" ]; then
@@ -162,6 +170,15 @@ if [ "$SMOKE" = 1 ]; then PREFIX=smoke-; fi # (an `[ ] && echo` here failed ever
 OUT="bench/results/$PREFIX$STAMP"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
+
+# The files of the static-* scenarios, written for this run (nothing binary is committed). Every server
+# reads BENCH_STATIC_DIR; nginx gets the same directory as its /static/ alias.
+STATIC_DIR="$ROOT/$OUT/raw/static"
+mkdir -p "$STATIC_DIR"
+head -c 768 /dev/urandom | base64 -w 0 | head -c 1024 > "$STATIC_DIR/1k.txt"
+head -c 1048576 /dev/urandom > "$STATIC_DIR/1m.bin"
+awk 'BEGIN { printf "["; for (i = 0; n < 102400; i++) { s = sprintf("%s{\"id\":%d,\"name\":\"event %d\",\"venue\":\"Hall %d\",\"tags\":[\"music\",\"live\"]}", i ? "," : "", i, i, i % 17); printf "%s", s; n += length(s) } print "]" }' > "$STATIC_DIR/data.json"
+export BENCH_STATIC_DIR="$STATIC_DIR"
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req" > "$CSV"
 PORT=18080
 STATS_PORT=19080
@@ -214,6 +231,17 @@ http {
     location ~ ^/users/([^/]+)\$ { return 200 \$1; }
     location = /health { return 200 "OK"; }
     location = /consume { client_body_buffer_size 64k; return 204; }
+    # the static-* scenarios: sendfile, and gzip at the level and threshold the JVM servers use
+    location /static/ {
+      alias $STATIC_DIR/;
+      sendfile on;
+      tcp_nopush on;
+      gzip on;
+      gzip_comp_level 6;
+      gzip_min_length 1024;
+      gzip_types application/json text/plain;
+      types { text/plain txt; application/json json; application/octet-stream bin; }
+    }
   }
 }
 CONF
@@ -248,10 +276,10 @@ start_server() {
 }
 
 run_wrk() { # scenario-line duration-seconds rawfile
-  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close
-  IFS='|' read -r name path method body conns pipeline close <<< "$line"
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate header
+  IFS='|' read -r name path method body conns pipeline close rate header <<< "$line"
   local threads=1
-  BENCH_METHOD="$method" BENCH_BODY="$body" BENCH_PIPELINE="$pipeline" BENCH_CLOSE="$close" \
+  BENCH_METHOD="$method" BENCH_BODY="$body" BENCH_PIPELINE="$pipeline" BENCH_CLOSE="$close" BENCH_HEADER="$header" \
     "${PIN_CLIENT[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s -s bench/wrk/scenario.lua \
     "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
 }
@@ -311,6 +339,7 @@ for round in $(seq 1 "$ROUNDS"); do
     if ! start_server "$server"; then stop_server; continue; fi
     # warm-up: every scenario briefly, then the measurements
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
+      if [[ $sc == static-* ]] && [[ $STATIC_SERVERS != *",${server#baseline/},"* ]]; then continue; fi
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|")
       run_scenario "$line" "$(( (WARMUP + 1) / 2 ))" /dev/null
     done
@@ -318,6 +347,8 @@ for round in $(seq 1 "$ROUNDS"); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
       # nginx answers only fixed routes; it does not echo bodies
       if [ "$server" = nginx ] && [ "$sc" = echo ]; then done_count=$((done_count + 1)); continue; fi
+      # the static-file scenarios need a static-file handler of the server's own
+      if [[ $sc == static-* ]] && [[ $STATIC_SERVERS != *",${server#baseline/},"* ]]; then done_count=$((done_count + 1)); continue; fi
       # microhttp ignores "Connection: close" (ScenarioConformanceTest.closesAfterConnectionClose), so
       # wrk would reuse its connections and "churn" would measure keep-alive
       if [ "${server#baseline/}" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi

@@ -3,6 +3,7 @@
 --   BENCH_BODY     request body size in bytes (default 0)
 --   BENCH_PIPELINE requests sent back to back per batch (default 1)
 --   BENCH_CLOSE    1 to send "Connection: close" (a new connection per request)
+--   BENCH_HEADER   one more request header, "Name: value" (e.g. "Accept-Encoding: gzip")
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = tonumber(os.getenv("BENCH_BODY") or "0")
 local pipeline = tonumber(os.getenv("BENCH_PIPELINE") or "1")
@@ -14,6 +15,11 @@ if body > 0 then
 end
 if os.getenv("BENCH_CLOSE") == "1" then
   wrk.headers["Connection"] = "close"
+end
+local header = os.getenv("BENCH_HEADER") or ""
+local name, value = header:match("^([^:]+):%s*(.*)$")
+if name then
+  wrk.headers[name] = value
 end
 
 if pipeline > 1 then

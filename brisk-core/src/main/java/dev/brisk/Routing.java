@@ -78,6 +78,26 @@ public interface Routing {
     }
 
     /**
+     * Serves {@code files} under {@code prefix}: {@code GET} and {@code HEAD} of {@code prefix/<path>}
+     * answer the file at {@code <path>} (see {@link StaticFiles} for what is served and how), and
+     * {@code prefix} itself redirects to {@code prefix/}. The routes run on virtual threads by default,
+     * because finding and opening a file may wait for the disk; the returned route sets both routes'
+     * dispatch and middleware.
+     *
+     * <pre>{@code
+     * cfg.staticFiles("/static", StaticFiles.directory(Path.of("web")).maxAge(Duration.ofHours(1)));
+     * cfg.staticFiles("/", StaticFiles.classpath("public"));  // the whole path space, behind every route
+     * }</pre>
+     *
+     * @param prefix the path the files are under, such as {@code /static}; {@code /} for the root
+     * @param files the files and how they are served
+     * @return both routes of the mount, to refine before start
+     * @throws IllegalArgumentException when the prefix is malformed or has parameters, or a directory
+     *     mount's directory does not exist
+     */
+    Route staticFiles(String prefix, StaticFiles files);
+
+    /**
      * A {@code GET} route.
      *
      * @param path the path template

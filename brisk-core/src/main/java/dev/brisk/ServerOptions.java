@@ -37,6 +37,7 @@ import java.time.Duration;
  * <tr><td>write-timeout</td><td>30 s</td><td>longest wait for a slow reader to take more response bytes</td></tr>
  * <tr><td>max-requests-per-connection</td><td>0 (unlimited)</td><td>close a connection after this many</td></tr>
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
+ * <tr><td>max-open-files</td><td>1024</td><td>files held open for responses at once, by all static mounts (503 beyond)</td></tr>
  * <tr><td>backlog</td><td>1024</td><td>listen backlog</td></tr>
  * <tr><td>shutdown-timeout</td><td>10 s</td><td>graceful shutdown: how long in-flight requests may finish</td></tr>
  * <tr><td>shutdown-delay</td><td>0 s</td><td>graceful shutdown: how long readiness answers 503 while everything
@@ -77,6 +78,7 @@ import java.time.Duration;
  * @param writeTimeout longest wait for a slow reader to take more response bytes
  * @param maxRequestsPerConnection close a connection after this many
  * @param maxConnections above this, stop accepting (the kernel backlog queues)
+ * @param maxOpenFiles files held open for responses at once, by all static mounts (503 beyond)
  * @param backlog listen backlog
  * @param shutdownTimeout graceful shutdown: how long in-flight requests may finish
  * @param shutdownDelay graceful shutdown: how long readiness answers 503 while everything * is still accepted and served, before the drain; set it a bit above the load balancer's probe period
@@ -113,6 +115,7 @@ public record ServerOptions(
         Duration writeTimeout,
         int maxRequestsPerConnection,
         int maxConnections,
+        int maxOpenFiles,
         int backlog,
         Duration shutdownTimeout,
         Duration shutdownDelay,
@@ -151,6 +154,8 @@ public record ServerOptions(
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(30);
     /** Default of the option {@code max-connections}. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    /** Default of the option {@code max-open-files}. */
+    public static final int DEFAULT_MAX_OPEN_FILES = 1024;
     /** Default of the option {@code backlog}. */
     public static final int DEFAULT_BACKLOG = 1024;
     /** Default of the option {@code shutdown-timeout}. */
@@ -195,6 +200,7 @@ public record ServerOptions(
         requireRange("max-chunk-extension", maxChunkExtension, 0, 1 << 20);
         requireRange("max-requests-per-connection", maxRequestsPerConnection, 0, Integer.MAX_VALUE);
         requireRange("max-connections", maxConnections, 1, 10_000_000);
+        requireRange("max-open-files", maxOpenFiles, 1, 1_000_000);
         requireRange("backlog", backlog, 1, 1 << 20);
         requirePositive("header-read-timeout", headerReadTimeout);
         requirePositive("body-read-timeout", bodyReadTimeout);
@@ -282,6 +288,7 @@ public record ServerOptions(
         private Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
         private int maxRequestsPerConnection = 0;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
         private int backlog = DEFAULT_BACKLOG;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private Duration shutdownDelay = DEFAULT_SHUTDOWN_DELAY;
@@ -494,6 +501,13 @@ public record ServerOptions(
          */
         public Builder maxConnections(int v) { maxConnections = v; return this; }
         /**
+         * Files held open for responses at once, by all static mounts together; a request that would open
+         * one more is answered 503 (option {@code max-open-files}, default 1024).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder maxOpenFiles(int v) { maxOpenFiles = v; return this; }
+        /**
          * Listen backlog (option {@code backlog}, default 1024).
          * @param v the value; checked only by {@link #build()}
          * @return this builder
@@ -632,6 +646,7 @@ public record ServerOptions(
             writeTimeout = source.duration("write-timeout", writeTimeout);
             maxRequestsPerConnection = source.integer("max-requests-per-connection", maxRequestsPerConnection);
             maxConnections = source.integer("max-connections", maxConnections);
+            maxOpenFiles = source.integer("max-open-files", maxOpenFiles);
             backlog = source.integer("backlog", backlog);
             shutdownTimeout = source.duration("shutdown-timeout", shutdownTimeout);
             shutdownDelay = source.duration("shutdown-delay", shutdownDelay);
@@ -662,7 +677,7 @@ public record ServerOptions(
             return new ServerOptions(host, port, plainPort, tls, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
-                    backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,
+                    maxOpenFiles, backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout);
         }

@@ -123,6 +123,7 @@ class ServerOptionsTest {
                 "brisk.write-timeout", "45s",
                 "brisk.max-requests-per-connection", "1000",
                 "brisk.max-connections", "500",
+                "brisk.max-open-files", "77",
                 "brisk.backlog", "64",
                 "brisk.shutdown-timeout", "1h",
                 "brisk.shutdown-delay", "3s",
@@ -152,7 +153,7 @@ class ServerOptionsTest {
                         java.nio.file.Path.of("/keys/ca.pem"), java.util.List.of("TLSv1.3"), Duration.ofSeconds(3),
                         Duration.ZERO), 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
-                Duration.ofSeconds(45), 1000, 500, 64, Duration.ofHours(1), Duration.ofSeconds(3),
+                Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2)));
     }

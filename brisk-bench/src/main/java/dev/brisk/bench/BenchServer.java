@@ -11,6 +11,10 @@ package dev.brisk.bench;
  *   <li>{@code POST /echo} → 200 with the request body and its {@code Content-Type}</li>
  *   <li>{@code POST /consume} → 204 after reading the whole body</li>
  *   <li>{@code GET /health} → 200 {@code text/plain} {@code OK} (a plain route; Brisk's is fast-static)</li>
+ *   <li>{@code GET /static/<file>} → the file from the directory {@link #staticDir()} (environment
+ *       variable {@code BENCH_STATIC_DIR}), with the server's own static-file handler, gzip (level 6, from
+ *       1 KiB) when the request asks for it; only servers that have such a handler (Brisk, Jetty's
+ *       {@code ResourceHandler}, Undertow's {@code ResourceHandler}, Vert.x's {@code StaticHandler})</li>
  * </ul>
  *
  * Each implementation is the idiomatic, minimal way to write this with that server, with its default
@@ -23,4 +27,10 @@ public interface BenchServer extends AutoCloseable {
 
     @Override
     void close() throws Exception;
+
+    /** {@return the directory of the static-file scenarios ({@code BENCH_STATIC_DIR}), or null when not set} */
+    static java.nio.file.Path staticDir() {
+        String d = System.getenv("BENCH_STATIC_DIR");
+        return d == null || d.isBlank() ? null : java.nio.file.Path.of(d);
+    }
 }

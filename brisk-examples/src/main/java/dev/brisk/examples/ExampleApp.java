@@ -2,11 +2,13 @@ package dev.brisk.examples;
 
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
+import dev.brisk.Compression;
 import dev.brisk.ConfigSource;
 import dev.brisk.Context;
 import dev.brisk.Cors;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
+import dev.brisk.StaticFiles;
 import dev.brisk.jackson.JacksonJsonCodec;
 import dev.brisk.micrometer.MetricsServer;
 import java.time.Duration;
@@ -33,6 +35,10 @@ import java.util.OptionalInt;
  *   <li>{@code GET /api/hello} {@code {"message":"Hello, World!"}} behind {@link #API_CORS}: pages from
  *       {@code https://example.com} may read it (its preflights are answered too); other origins get
  *       no CORS headers, and their preflights a 403.</li>
+ *   <li>{@code GET /static/*} the {@link SampleFiles} ({@code hello.txt}, {@code big.bin} of 1 MiB,
+ *       {@code app.js} with its precompressed {@code app.js.gz}, {@code data.json}, {@code index.html}):
+ *       ranges, validators, {@code Cache-Control: public, max-age=60}, and gzip or deflate for text
+ *       without a sibling ({@link Compression} on this mount only)</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -81,6 +87,8 @@ public final class ExampleApp {
             api.use(API_CORS);
             api.get("/hello", ctx -> ctx.json(Map.of("message", "Hello, World!")));
         });
+        cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
+                .use(Compression.defaults());
     }
 
     private static void sleep(Context ctx) {
@@ -156,6 +164,8 @@ public final class ExampleApp {
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
         System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
+        System.out.println("  curl -i --compressed " + base + "/static/app.js");
+        System.out.println("  curl -r 0-99 " + base + "/static/big.bin | xxd | head -3");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }

@@ -97,6 +97,27 @@ class ExampleAppTest {
     }
 
     @Test
+    void staticSampleFiles() {
+        HttpResponse<String> hello = server.get("/static/hello.txt");
+        assertThat(hello.statusCode()).isEqualTo(200);
+        assertThat(hello.body()).isEqualTo(SampleFiles.HELLO);
+        assertThat(hello.headers().firstValue("Content-Type")).hasValue("text/plain; charset=utf-8");
+        HttpResponse<byte[]> big = server.getBytes("/static/big.bin");
+        assertThat(big.body()).isEqualTo(SampleFiles.big());
+        HttpResponse<byte[]> range = server.getBytes("/static/big.bin", "Range", "bytes=-10");
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(java.util.Arrays.copyOfRange(SampleFiles.big(), SampleFiles.BIG - 10, SampleFiles.BIG));
+        HttpResponse<byte[]> js = server.getBytes("/static/app.js", "Accept-Encoding", "gzip");
+        assertThat(js.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(js.headers().firstValue("Content-Length")).as("the precompressed file, not compressed per request")
+                .hasValueSatisfying(l -> assertThat(Integer.parseInt(l)).isLessThan(SampleFiles.appJs().length() / 4));
+        HttpResponse<byte[]> json = server.getBytes("/static/data.json", "Accept-Encoding", "deflate");
+        assertThat(json.headers().firstValue("Content-Encoding")).hasValue("deflate");
+        assertThat(server.get("/static/").body()).contains("<title>Brisk static files</title>");
+        assertThat(server.get("/static/%2e%2e/%2e%2e/etc/passwd").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void unknownPathIs404() {
         assertThat(server.get("/nope").statusCode()).isEqualTo(404);
     }

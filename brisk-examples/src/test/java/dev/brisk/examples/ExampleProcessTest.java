@@ -117,6 +117,15 @@ class ExampleProcessTest {
                 .doesNotContain("Access-Control-");
         assertThat(curl("-X", "OPTIONS", "-H", "Origin: https://evil.example", "-H", "Access-Control-Request-Method: GET",
                 base + "/api/hello")).startsWith("HTTP/1.1 403 Forbidden\n").doesNotContain("Access-Control-");
+        // the sample files: a small one, a range of the large one, the precompressed script, compressed JSON
+        assertThat(curl(base + "/static/hello.txt")).startsWith("HTTP/1.1 200 OK\n")
+                .contains("\nCache-Control: public, max-age=60\n").endsWith("\n\n" + SampleFiles.HELLO);
+        assertThat(curl("-r", "1000-1009", base + "/static/big.bin")).startsWith("HTTP/1.1 206 Partial Content\n")
+                .contains("\nContent-Range: bytes 1000-1009/1048576\n");
+        assertThat(curl("--compressed", base + "/static/app.js")).contains("\nContent-Encoding: gzip\n")
+                .endsWith("\n\n" + SampleFiles.appJs());
+        assertThat(curl("--compressed", base + "/static/data.json")).contains("\nContent-Encoding: gzip\n")
+                .endsWith("\n\n" + SampleFiles.json());
 
         demo.destroy(); // SIGTERM: the shutdown hook closes the server
         assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();

@@ -297,6 +297,50 @@ public final class RawConnection implements AutoCloseable {
     }
 
     /**
+     * Reads the next response head exactly as it was sent, for tests that compare bytes: the status
+     * line, every header line in order (repeats and case kept), and the blank line that ends it.
+     *
+     * @return the head as Latin-1 text, CRLFs included
+     * @throws UncheckedIOException when the connection closes first or a read times out
+     */
+    public String readHead() {
+        try {
+            StringBuilder head = new StringBuilder(256);
+            while (true) {
+                String l = line();
+                if (l == null) {
+                    throw new IOException("connection closed inside a response head: " + head);
+                }
+                head.append(l).append("\r\n");
+                if (l.isEmpty()) {
+                    return head.toString();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads exactly {@code n} bytes (a body whose length the test knows).
+     *
+     * @param n how many bytes
+     * @return the bytes
+     * @throws UncheckedIOException when the connection closes first or a read times out
+     */
+    public byte[] readBytes(int n) {
+        try {
+            byte[] b = in.readNBytes(n);
+            if (b.length < n) {
+                throw new IOException("connection closed after " + b.length + " of " + n + " bytes");
+            }
+            return b;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * {@return all bytes until the server closes, as Latin-1 text; empty when the connection is reset}
      *
      * @throws UncheckedIOException when the server does not close it within the read timeout

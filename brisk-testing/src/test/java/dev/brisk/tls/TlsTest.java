@@ -166,6 +166,24 @@ class TlsTest {
     }
 
     @Test
+    void aStaticFileGoesThroughTheTlsWireInPieces() throws Exception {
+        Path web = dir.resolve(engine + "-web");
+        Files.createDirectories(web);
+        byte[] big = new byte[1024 * 1024 + 3];
+        new java.util.Random(11).nextBytes(big);
+        Files.write(web.resolve("big.bin"), big);
+        start(cfg -> {
+            cfg.options().tlsPem(server.certPem(), server.keyPem());
+            cfg.staticFiles("/static", dev.brisk.StaticFiles.directory(web));
+        });
+        HttpResponse<byte[]> r = https(server.trustingContext(), HttpClient.Version.HTTP_1_1).send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + app.port() + "/static/big.bin")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(big);
+    }
+
+    @Test
     void tls12WorksAndTheSniNameReachesTheApp() throws Exception {
         startPem();
         try (SSLSocket s = socket(server.trustingContext(), "TLSv1.2")) {

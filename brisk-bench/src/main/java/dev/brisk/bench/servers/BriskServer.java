@@ -1,9 +1,11 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.Brisk;
+import dev.brisk.Compression;
 import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
 import dev.brisk.IoMode;
+import dev.brisk.StaticFiles;
 import dev.brisk.StaticResponse;
 import dev.brisk.ThreadMode;
 import dev.brisk.bench.BenchServer;
@@ -45,6 +47,10 @@ public final class BriskServer implements BenchServer {
                 ctx.body();
                 ctx.status(204);
             });
+            if (BenchServer.staticDir() != null) {
+                cfg.staticFiles("/static", StaticFiles.directory(BenchServer.staticDir()).precompressed(false))
+                        .use(Compression.defaults());
+            }
         }).start();
     }
 

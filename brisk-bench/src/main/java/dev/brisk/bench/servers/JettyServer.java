@@ -11,6 +11,10 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ResourceHandler;
+import org.eclipse.jetty.server.handler.gzip.GzipHandler;
+import org.eclipse.jetty.util.resource.ResourceFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 
@@ -30,7 +34,18 @@ public final class JettyServer implements BenchServer {
         connector.setHost("127.0.0.1");
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new Routes());
+        if (BenchServer.staticDir() != null) {
+            // /static: ResourceHandler (no listings) under a GzipHandler, in a context of its own
+            ResourceHandler files = new ResourceHandler();
+            files.setBaseResource(ResourceFactory.of(server).newResource(BenchServer.staticDir()));
+            files.setDirAllowed(false);
+            GzipHandler gzip = new GzipHandler(files);
+            gzip.setMinGzipSize(1024);
+            ContextHandler context = new ContextHandler(gzip, "/static");
+            server.setHandler(new Handler.Sequence(context, new Routes()));
+        } else {
+            server.setHandler(new Routes());
+        }
         server.start();
     }
 

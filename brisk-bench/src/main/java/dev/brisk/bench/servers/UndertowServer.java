@@ -5,7 +5,12 @@ import dev.brisk.bench.Json;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
+import io.undertow.server.handlers.encoding.ContentEncodingRepository;
+import io.undertow.server.handlers.encoding.EncodingHandler;
+import io.undertow.server.handlers.encoding.GzipEncodingProvider;
+import io.undertow.server.handlers.resource.PathResourceManager;
 import io.undertow.util.Headers;
 import io.undertow.util.PathTemplateMatch;
 import java.nio.ByteBuffer;
@@ -47,9 +52,17 @@ public final class UndertowServer implements BenchServer {
                     e.setStatusCode(204);
                     e.endExchange();
                 }));
+        HttpHandler root = routes;
+        if (BenchServer.staticDir() != null) {
+            // /static: ResourceHandler over the directory, gzip by EncodingHandler when asked for
+            HttpHandler files = Handlers.resource(new PathResourceManager(BenchServer.staticDir(), 1024));
+            HttpHandler gzip = new EncodingHandler(files, new ContentEncodingRepository()
+                    .addEncodingHandler("gzip", new GzipEncodingProvider(6), 50));
+            root = Handlers.path(routes).addPrefixPath("/static", gzip);
+        }
         server = Undertow.builder()
                 .addHttpListener(port, "127.0.0.1")
-                .setHandler(routes)
+                .setHandler(root)
                 .build();
         server.start();
     }

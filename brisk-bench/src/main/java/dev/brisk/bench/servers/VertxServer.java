@@ -7,9 +7,12 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.FileSystemAccess;
+import io.vertx.ext.web.handler.StaticHandler;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -59,7 +62,14 @@ public final class VertxServer implements BenchServer {
             router.get("/health").handler(ctx -> ctx.response()
                     .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
                     .end("OK"));
-            return vertx.createHttpServer().requestHandler(router).listen(port, "127.0.0.1");
+            HttpServerOptions server = new HttpServerOptions();
+            if (dev.brisk.bench.BenchServer.staticDir() != null) {
+                // /static: StaticHandler over the directory; gzip (level 6) when the request asks for it
+                router.route("/static/*").handler(StaticHandler.create(FileSystemAccess.ROOT,
+                        dev.brisk.bench.BenchServer.staticDir().toAbsolutePath().toString()));
+                server.setCompressionSupported(true);
+            }
+            return vertx.createHttpServer(server).requestHandler(router).listen(port, "127.0.0.1");
         }
     }
 

@@ -27,7 +27,9 @@ public final class StatusLines {
             case 200 -> "OK";
             case 201 -> "Created";
             case 202 -> "Accepted";
+            case 203 -> "Non-Authoritative Information";
             case 204 -> "No Content";
+            case 205 -> "Reset Content";
             case 206 -> "Partial Content";
             case 301 -> "Moved Permanently";
             case 302 -> "Found";
@@ -49,6 +51,7 @@ public final class StatusLines {
             case 413 -> "Content Too Large";
             case 414 -> "URI Too Long";
             case 415 -> "Unsupported Media Type";
+            case 416 -> "Range Not Satisfiable";
             case 417 -> "Expectation Failed";
             case 422 -> "Unprocessable Content";
             case 429 -> "Too Many Requests";

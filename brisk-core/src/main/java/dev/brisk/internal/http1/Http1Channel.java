@@ -44,7 +44,8 @@ final class Http1Channel implements ExchangeOwner {
         this.gate = gate;
         this.output = output;
         this.stream = new ResponseStream(conn, output, responseWritten);
-        this.writer = new ResponseWriter(conn, wire.outPool(), output, recorder, stream, responseWritten);
+        this.writer = new ResponseWriter(conn, wire.outPool(), output, recorder, stream, responseWritten,
+                wire.transfersFiles());
         this.echoIds = shared.options.requestIds();
     }
 

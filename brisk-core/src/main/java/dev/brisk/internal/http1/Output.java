@@ -1,5 +1,6 @@
 package dev.brisk.internal.http1;
 
+import dev.brisk.internal.files.FileRegion;
 import dev.brisk.internal.transport.BufferPool;
 import dev.brisk.internal.transport.Wire;
 import java.io.IOException;
@@ -7,14 +8,21 @@ import java.nio.ByteBuffer;
 
 /**
  * A connection's outgoing bytes, in order: the write in progress (a pooled head buffer and an optional
- * body, gathered in one write), what waits behind it, and the {@link PipelineBatch}. While a write is
- * in progress nothing else goes out, so a client that does not read makes the server hold one
- * response at most (plus one batch).
+ * body, gathered in one write, or a head and a {@link FileRegion} sent from the file by
+ * {@link Wire#transfer}), what waits behind it, and the {@link PipelineBatch}. While a write is in
+ * progress nothing else goes out, so a client that does not read makes the server hold one response at
+ * most (plus one batch).
  *
- * <p>Loop thread only. Owns the head buffers it is given (they go back to the pool once written); a
- * body buffer is only read.
+ * <p>Loop thread only. Owns the head buffers it is given (they go back to the pool once written) and
+ * the file regions (closed once sent, or when the connection closes); a body buffer is only read.
  */
 final class Output {
+    /**
+     * The most one loop turn sends from a file before letting the loop serve other connections: a fast
+     * reader of a large file would otherwise keep the loop in one connection's transfer.
+     */
+    static final long MAX_TRANSFER_PER_TURN = 1 << 20;
+
     private final Wire wire;
     private final Http1Connection conn;
     private final BufferPool pool;
@@ -27,6 +35,9 @@ final class Output {
     private final Runnable batchWritten;
     private ByteBuffer head;
     private ByteBuffer body;
+    private FileRegion file;
+    /** Bytes of {@link #file} sent so far. */
+    private long fileSent;
     private Runnable then;
     private long deadline;
     private boolean closed;
@@ -56,18 +67,35 @@ final class Output {
      * instead join the batch: then {@code then} runs at once.
      */
     void send(ByteBuffer head, ByteBuffer body, Runnable then) {
+        send(head, body, null, then);
+    }
+
+    /**
+     * Writes {@code head}, then {@code file} straight from the file ({@link Wire#transfersFiles} must
+     * hold), after anything written or batched before; then closes {@code file} and runs {@code then}.
+     */
+    void sendFile(ByteBuffer head, FileRegion file, Runnable then) {
+        send(head, null, file, then);
+    }
+
+    private void send(ByteBuffer head, ByteBuffer body, FileRegion file, Runnable then) {
+        if (closed) {
+            pool.release(head);
+            if (file != null) {
+                file.close();
+            }
+            return;
+        }
         if (this.head != null) {
             // a write is in progress (the socket was full): this one follows it
             Runnable before = this.then;
             this.then = () -> {
                 before.run();
-                if (!closed) {
-                    send(head, body, then);
-                }
+                send(head, body, file, then); // closed by then: released above
             };
             return;
         }
-        if (body == null && then == responseWritten && conn.mayBatch() && batch.fits(head)) {
+        if (body == null && file == null && then == responseWritten && conn.mayBatch() && batch.fits(head)) {
             batch.add(head);
             pool.release(head);
             then.run();
@@ -79,31 +107,30 @@ final class Output {
                 // earlier responses first, in the same write
                 b.put(head);
                 pool.release(head);
-                write(b.flip(), null, then);
+                write(b.flip(), null, file, then);
             } else {
-                send(b.flip(), null, batchWritten);
-                send(head, body, then); // follows the batch (chained above if the socket is full)
+                send(b.flip(), null, null, batchWritten);
+                send(head, body, file, then); // follows the batch (chained above if the socket is full)
             }
             return;
         }
-        write(head, body, then);
+        write(head, body, file, then);
     }
-
     /** Sends prebuilt bytes (copied into a pooled buffer when they fit). */
     void send(byte[] bytes, Runnable then) {
         ByteBuffer out = pool.acquire();
         if (bytes.length <= out.capacity()) {
-            send(out.put(bytes).flip(), null, then);
+            send(out.put(bytes).flip(), null, null, then);
         } else {
             pool.release(out);
-            send(ByteBuffer.wrap(bytes), null, then);
+            send(ByteBuffer.wrap(bytes), null, null, then);
         }
     }
 
     /** Writes what the batch holds, if anything: the buffered requests ran out or wait for a handler. */
     void flushBatch() {
         if (batch.holds()) {
-            send(batch.take().flip(), null, batchWritten);
+            send(batch.take().flip(), null, null, batchWritten);
         }
     }
 
@@ -112,9 +139,11 @@ final class Output {
         then = next;
     }
 
-    private void write(ByteBuffer head, ByteBuffer body, Runnable then) {
+    private void write(ByteBuffer head, ByteBuffer body, FileRegion file, Runnable then) {
         this.head = head;
         this.body = body;
+        this.file = file;
+        this.fileSent = 0;
         this.then = then;
         deadline = wire.clock() + writeNanos;
         flush();
@@ -129,19 +158,27 @@ final class Output {
     }
 
     private void flush() {
-        long n;
+        long n = 0;
         try {
-            gather[0] = head;
-            gather[1] = body;
-            n = wire.write(gather, body == null ? 1 : 2);
+            if (head.hasRemaining() || (body != null && body.hasRemaining())) {
+                gather[0] = head;
+                gather[1] = body;
+                n = wire.write(gather, body == null ? 1 : 2);
+            }
+            if (file != null && !head.hasRemaining() && (body == null || !body.hasRemaining())) {
+                n += transferFile();
+            }
         } catch (IOException e) {
             conn.close();
             return;
         }
+        if (closed) {
+            return; // the file ended early: the connection is closed
+        }
         if (n > 0) {
             wire.counters().bytesOut(n);
         }
-        if (head.hasRemaining() || (body != null && body.hasRemaining())) {
+        if (head.hasRemaining() || (body != null && body.hasRemaining()) || (file != null && fileSent < file.length())) {
             if (n > 0) {
                 deadline = wire.clock() + writeNanos; // a write may take long while it makes progress
             }
@@ -150,13 +187,39 @@ final class Output {
         }
         wire.writeInterest(false);
         pool.release(head);
+        if (file != null) {
+            file.close();
+        }
         head = null;
         body = null;
+        file = null;
         gather[0] = null;
         gather[1] = null;
         Runnable t = then;
         then = null;
         t.run();
+    }
+
+    /**
+     * Sends what the socket takes of the file now, at most {@link #MAX_TRANSFER_PER_TURN} on a
+     * non-blocking wire. A file that has become shorter than its region (it was truncated while being
+     * sent) cannot meet its {@code Content-Length}: the connection closes.
+     */
+    private long transferFile() throws IOException {
+        long cap = wire.blocking() ? Long.MAX_VALUE : MAX_TRANSFER_PER_TURN;
+        long total = 0;
+        while (fileSent < file.length() && total < cap) {
+            long n = wire.transfer(file.channel(), file.start() + fileSent, Math.min(file.length() - fileSent, cap - total));
+            if (n <= 0) {
+                if (file.channel().size() < file.start() + file.length()) {
+                    conn.close();
+                }
+                break; // the socket is full
+            }
+            fileSent += n;
+            total += n;
+        }
+        return total;
     }
 
     /** Whether the write in progress has made no progress for the write timeout. */
@@ -171,6 +234,10 @@ final class Output {
             pool.release(head);
             head = null;
             body = null;
+        }
+        if (file != null) {
+            file.close();
+            file = null;
         }
         batch.discard();
     }

@@ -10,8 +10,8 @@ import java.util.concurrent.Executor;
 /**
  * A response body given as a stream, on its way out: a {@link StreamPump} on another thread reads the
  * stream and hands each piece to the loop, which writes it through the connection's {@link Output};
- * one piece in flight at a time. A chunked stream ends with the last chunk; one that fails, or an
- * HTTP/1.0 one, ends with the connection.
+ * one piece in flight at a time. A chunked stream ends with the last chunk, a sized one (under
+ * {@code Content-Length}) with its last byte; one that fails, or an HTTP/1.0 one, ends with the connection.
  *
  * <p>Loop thread, except {@link #write} and {@link #end}, which the pump calls from its thread.
  */
@@ -23,6 +23,8 @@ final class ResponseStream {
     private final Output output;
     private final Runnable responseWritten;
     private StreamPump pump;
+    /** Whether the stream being pumped is chunked (else raw: sized or until the connection closes). */
+    private boolean chunked;
     /** A body stream whose head is still being written: closed if the connection goes first. */
     private InputStream pending;
     private CompletableFuture<Void> waiter;
@@ -43,10 +45,14 @@ final class ResponseStream {
         pending = in;
     }
 
-    /** The head is written: pump {@code in} on {@code executor}. */
-    void start(InputStream in, boolean chunked, Executor executor) {
+    /**
+     * The head is written: pump {@code in} on {@code executor}, as chunks, or raw bytes of exactly
+     * {@code length} (when not -1), or raw bytes until the connection closes.
+     */
+    void start(InputStream in, boolean chunked, long length, Executor executor) {
         pending = null;
-        pump = new StreamPump(conn.channel(), in, chunked);
+        this.chunked = chunked;
+        pump = new StreamPump(conn.channel(), in, chunked, length);
         executor.execute(pump);
     }
 
@@ -67,19 +73,24 @@ final class ResponseStream {
         return f;
     }
 
-    /** The pump is done: the stream ended ({@code ok}) or failed. Any thread. */
-    void end(boolean chunked, boolean ok) {
+    /**
+     * The pump is done: the stream ended ({@code ok}) or failed. {@code framed}: the body's end is
+     * known to the client without the connection's (chunks, or a length). Any thread.
+     */
+    void end(boolean framed, boolean ok) {
         conn.execute(() -> {
             pump = null;
             if (conn.isClosed()) {
                 return;
             }
-            if (!ok || !chunked) {
+            if (!ok || !framed) {
                 // a failed stream cannot be reported in-band; closing tells the client it is incomplete
                 conn.closeAfterResponse();
                 responseWritten.run();
-            } else {
+            } else if (chunked) {
                 output.send(LAST_CHUNK.duplicate(), null, responseWritten);
+            } else {
+                responseWritten.run(); // the last of its Content-Length is written
             }
         });
     }

@@ -2,6 +2,8 @@ package dev.brisk.internal.http1;
 
 import dev.brisk.Method;
 import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.files.FileRegion;
+import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.http.ResponseEncoder;
 import dev.brisk.internal.transport.BufferPool;
 import dev.brisk.internal.web.Exchange;
@@ -13,8 +15,10 @@ import java.util.concurrent.Executor;
 /**
  * Frames an exchange's response for HTTP/1.1: the head (status line, framing, connection header) into
  * a pooled buffer, a small body copied right behind it (one buffer, one write), a large one as a view
- * of its own, a stream as chunks (or, for HTTP/1.0, until the connection closes). HEAD requests and
- * bodyless statuses get no body. One writer per connection: the framed response is held in its
+ * of its own, a stream as chunks (or, for HTTP/1.0, until the connection closes), a stream of known
+ * length ({@link SizedBody}) under {@code Content-Length}: a {@link FileRegion} straight from its file
+ * when the wire {@link dev.brisk.internal.transport.Wire#transfersFiles can}, else through the pump in
+ * bounded pieces. HEAD requests and bodyless statuses get no body. One writer per connection: the framed response is held in its
  * fields between framing and sending, so a response costs no holder object.
  *
  * <p>Loop thread only.
@@ -26,6 +30,8 @@ final class ResponseWriter {
     private final Recorder recorder;
     private final ResponseStream stream;
     private final Runnable responseWritten;
+    /** Whether the wire sends a file region itself ({@link dev.brisk.internal.transport.Wire#transfersFiles}). */
+    private final boolean transfersFiles;
     // the framed response, from frame() to send()
     /** The framed head (read mode, pooled), with a small body behind it. */
     private ByteBuffer head;
@@ -33,13 +39,17 @@ final class ResponseWriter {
     private ByteBuffer body;
     /** A body to stream after the head, or null. */
     private InputStream streamBody;
-    /** Whether {@link #streamBody} is sent as chunks (else it ends with the connection). */
+    /** Whether {@link #streamBody} is sent as chunks (else sized, or ending with the connection). */
     private boolean chunked;
+    /** {@link #streamBody}'s length under {@code Content-Length}, or -1. */
+    private long streamLength;
     private int status;
     /** Body bytes sent, -1 when streamed. */
     private long bodyBytes;
 
-    ResponseWriter(Http1Connection conn, BufferPool pool, Output output, Recorder recorder, ResponseStream stream, Runnable responseWritten) {
+    ResponseWriter(Http1Connection conn, BufferPool pool, Output output, Recorder recorder, ResponseStream stream,
+                   Runnable responseWritten, boolean transfersFiles) {
+        this.transfersFiles = transfersFiles;
         this.conn = conn;
         this.pool = pool;
         this.output = output;
@@ -67,12 +77,15 @@ final class ResponseWriter {
         ByteBuffer b = body;
         InputStream s = streamBody;
         boolean c = chunked;
+        long len = streamLength;
         head = null;
         body = null;
         streamBody = null;
-        if (s != null) {
+        if (s instanceof FileRegion file && transfersFiles) {
+            output.sendFile(h, file, responseWritten);
+        } else if (s != null) {
             stream.pending(s);
-            output.send(h, b, () -> stream.start(s, c, streams));
+            output.send(h, b, () -> stream.start(s, c, len, streams));
         } else {
             output.send(h, b, responseWritten);
         }
@@ -96,6 +109,12 @@ final class ResponseWriter {
             Exchange.closeQuietly(stream);
             stream = null;
             length = ResponseEncoder.NO_LENGTH;
+        } else if (stream instanceof SizedBody sized) {
+            length = sized.length();
+            if (headRequest) {
+                Exchange.closeQuietly(stream);
+                stream = null;
+            }
         } else if (stream != null) {
             if (!ex.http11()) {
                 closeAfter = true; // HTTP/1.0 has no chunks: the end of the connection ends the body
@@ -140,8 +159,9 @@ final class ResponseWriter {
         this.body = bodyBuf;
         this.streamBody = stream;
         this.chunked = length == ResponseEncoder.CHUNKED;
+        this.streamLength = stream instanceof SizedBody ? length : -1;
         this.status = status;
-        this.bodyBytes = stream != null ? -1 : headRequest ? 0 : bodyLength;
+        this.bodyBytes = headRequest ? 0 : stream instanceof SizedBody ? length : stream != null ? -1 : bodyLength;
         return true;
     }
 

@@ -9,6 +9,9 @@ import java.util.Arrays;
 /**
  * Copies a response body stream to its connection, one chunk in flight at a time, so a slow client
  * holds at most one chunk in memory. Runs on a virtual thread because reading the stream may block.
+ * Three framings: chunks, raw bytes up to the end of the connection (HTTP/1.0), or raw bytes of a
+ * known length (a {@link dev.brisk.internal.files.SizedBody} under {@code Content-Length}: a stream
+ * that yields fewer or more bytes fails, and the connection ends, since the framing cannot be kept).
  */
 final class StreamPump implements Runnable {
     private static final int CHUNK = 16 * 1024;
@@ -16,13 +19,20 @@ final class StreamPump implements Runnable {
     private final Http1Channel connection;
     private final InputStream in;
     private final boolean chunked;
+    /** The exact byte count under {@code Content-Length}, or -1. */
+    private final long length;
     private volatile Thread runner;
     private volatile boolean cancelled;
 
-    StreamPump(Http1Channel connection, InputStream in, boolean chunked) {
+    /**
+     * @param chunked whether each piece is framed as a chunk
+     * @param length the byte count announced in {@code Content-Length}, or -1 when none was
+     */
+    StreamPump(Http1Channel connection, InputStream in, boolean chunked, long length) {
         this.connection = connection;
         this.in = in;
         this.chunked = chunked;
+        this.length = length;
     }
 
     /** The connection closed: stop, even if blocked reading the source. Any thread. */
@@ -55,12 +65,20 @@ final class StreamPump implements Runnable {
         boolean ok = false;
         try (InputStream s = in) {
             byte[] buf = new byte[CHUNK];
+            long sent = 0;
             int n;
-            while ((n = s.read(buf)) >= 0) {
+            while ((n = s.read(buf, 0, length < 0 ? CHUNK : (int) Math.min(CHUNK, length - sent + 1))) >= 0) {
+                if (length >= 0 && sent + n > length) {
+                    throw new IOException("the body stream is longer than its length " + length);
+                }
                 if (n > 0) {
                     // the loop completes each write, or fails it when the write times out or the connection closes
                     connection.await(connection.stream().write(frame(buf, n, chunked)));
+                    sent += n;
                 }
+            }
+            if (length >= 0 && sent != length) {
+                throw new IOException("the body stream ended after " + sent + " of its " + length + " bytes");
             }
             ok = true;
         } catch (IOException | RuntimeException | java.util.concurrent.ExecutionException e) {
@@ -68,6 +86,6 @@ final class StreamPump implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        connection.stream().end(chunked, ok);
+        connection.stream().end(chunked || length >= 0, ok);
     }
 }

@@ -297,6 +297,17 @@ public final class TlsWire implements Wire, Protocol {
         plain.shutdownOutput();
     }
 
+    /** No: file bytes must be encrypted, so they come through {@link #write} in pieces. */
+    @Override
+    public boolean transfersFiles() {
+        return false;
+    }
+
+    @Override
+    public long transfer(java.nio.channels.FileChannel file, long position, long count) throws IOException {
+        throw new UnsupportedOperationException("a TLS wire encrypts what it sends: no file transfer");
+    }
+
     @Override
     public long clock() {
         return plain.clock();

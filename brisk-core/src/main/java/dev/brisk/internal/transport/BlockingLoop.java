@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -66,6 +67,8 @@ final class BlockingLoop implements Wire, Runnable {
     private volatile boolean writeTimedOut;
     private volatile String remote;
     private int soTimeout = -1;
+    /** The byte that waits for room in {@link #transfer}. */
+    private final ByteBuffer oneByte = ByteBuffer.allocate(1);
     /** Where an idle connection's next message starts arriving (see {@link #readFirstBytes}). */
     private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
@@ -295,6 +298,46 @@ final class BlockingLoop implements Wire, Runnable {
                 writingSince = System.nanoTime();
                 total += n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
             } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
+        } catch (IOException e) {
+            if (writeTimedOut) {
+                counters.timedOut();
+            }
+            throw e;
+        } finally {
+            writingSince = 0;
+        }
+        return total;
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return true;
+    }
+
+    /**
+     * Transfers all {@code count} bytes; the watchdog bounds a stall as for {@link #write}. sendfile does
+     * not wait for room on a virtual thread's socket (the JDK makes it non-blocking underneath, and
+     * {@code transferTo} then answers 0 when the socket is full): one byte through a write, which does
+     * wait, bridges each such gap, and the transfer goes on from the file.
+     */
+    @Override
+    public long transfer(FileChannel file, long position, long count) throws IOException {
+        long total = 0;
+        try {
+            while (total < count) {
+                writingSince = System.nanoTime();
+                long n = file.transferTo(position + total, count - total, ch);
+                if (n > 0) {
+                    total += n;
+                    continue;
+                }
+                ByteBuffer one = oneByte.clear();
+                if (file.read(one, position + total) <= 0) {
+                    break; // the file is shorter than it was: the caller sees a short transfer
+                }
+                ch.write(one.flip()); // parks (or blocks) until the socket takes it
+                total += 1;
+            }
         } catch (IOException e) {
             if (writeTimedOut) {
                 counters.timedOut();

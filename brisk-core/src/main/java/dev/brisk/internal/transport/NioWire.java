@@ -4,6 +4,7 @@ import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +40,21 @@ final class NioWire implements Wire {
     @Override
     public long write(ByteBuffer[] srcs, int count) throws IOException {
         return count == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, count);
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return true;
+    }
+
+    /**
+     * sendfile(2) on Linux: no copy through the heap. On a cold page cache the call waits for the disk,
+     * for at most what the socket's send buffer takes in one call; the {@code Output} above also bounds
+     * how much one loop turn sends.
+     */
+    @Override
+    public long transfer(FileChannel file, long position, long count) throws IOException {
+        return file.transferTo(position, count, ch);
     }
 
     @Override

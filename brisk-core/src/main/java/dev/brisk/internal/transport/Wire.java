@@ -4,6 +4,7 @@ import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,6 +28,22 @@ public interface Wire {
 
     /** Writes from {@code srcs[0..count)}: bytes written, possibly fewer than offered. */
     long write(ByteBuffer[] srcs, int count) throws IOException;
+
+    /**
+     * Whether {@link #transfer} may be used: the wire passes bytes through unchanged (a plain socket), so
+     * a file goes from the page cache to the socket without passing through the heap. A wire that must
+     * see the bytes (a TLS wire encrypts them) says false; a file body is then read in bounded pieces
+     * and given to {@link #write} like any other stream.
+     */
+    boolean transfersFiles();
+
+    /**
+     * Writes up to {@code count} bytes of {@code file} from {@code position} straight to the socket
+     * ({@code FileChannel.transferTo}): bytes written, possibly fewer than asked, 0 when the socket is
+     * full (then {@link Protocol#onWritable} follows once it has room). Only when {@link #transfersFiles}.
+     * The file's own position is neither used nor moved.
+     */
+    long transfer(FileChannel file, long position, long count) throws IOException;
 
     /** Whether the protocol wants {@link Protocol#onReadable} when bytes arrive. */
     void readInterest(boolean on);

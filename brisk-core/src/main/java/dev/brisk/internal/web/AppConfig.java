@@ -13,7 +13,10 @@ import dev.brisk.Middleware;
 import dev.brisk.Route;
 import dev.brisk.RouteGroup;
 import dev.brisk.ServerOptions;
+import dev.brisk.StaticFiles;
 import dev.brisk.StaticResponse;
+import dev.brisk.internal.files.OpenFiles;
+import dev.brisk.internal.files.StaticFileHandler;
 import dev.brisk.internal.ops.Readiness;
 import dev.brisk.internal.ops.ReadinessHandler;
 import dev.brisk.internal.routing.CompiledRoute;
@@ -51,6 +54,8 @@ public final class AppConfig implements BriskConfig {
     private final Map<Class<?>, ExceptionHandler<Throwable>> exceptions = new HashMap<>();
     private final Map<Integer, Handler> errors = new HashMap<>();
     private final Readiness readiness = new Readiness();
+    /** The handlers of the static mounts: they share the server-wide open-file bound, set at freeze. */
+    private final List<StaticFileHandler> staticHandlers = new ArrayList<>();
     private boolean healthDeclared;
     private boolean frozen;
 
@@ -191,6 +196,52 @@ public final class AppConfig implements BriskConfig {
         return r;
     }
 
+    @Override
+    public Route staticFiles(String prefix, StaticFiles files) {
+        return addStatic(prefix, files, List.of());
+    }
+
+    /** The two routes of a static mount ({@code prefix/*}, and {@code prefix} redirecting to it), on virtual threads. */
+    private Route addStatic(String prefix, StaticFiles files, List<Middleware> groupMw) {
+        checkOpen();
+        if (files == null) {
+            throw new IllegalArgumentException("static files are required");
+        }
+        String p = normalizePrefix(prefix);
+        if (p.indexOf('{') >= 0 || p.indexOf('*') >= 0) {
+            throw new IllegalArgumentException("a static prefix is a plain path: " + prefix);
+        }
+        StaticFileHandler handler = new StaticFileHandler(files);
+        staticHandlers.add(handler);
+        List<RouteSpec> specs = new ArrayList<>(2);
+        specs.add((RouteSpec) addRoute(Method.GET, p + "/*", handler, groupMw));
+        if (!p.isEmpty()) {
+            specs.add((RouteSpec) addRoute(Method.GET, p, StaticFileHandler.mountRoot(p), groupMw));
+        }
+        for (RouteSpec r : specs) {
+            r.dispatch = Dispatch.VIRTUAL_THREADS; // a lookup or an open may wait for the disk
+        }
+        return new Route() {
+            @Override
+            public Route dispatch(Dispatch d) {
+                specs.forEach(r -> r.dispatch(d));
+                return this;
+            }
+
+            @Override
+            public Route use(Middleware m) {
+                specs.forEach(r -> r.use(m));
+                return this;
+            }
+
+            @Override
+            public Route neverShed() {
+                specs.forEach(RouteSpec::neverShed);
+                return this;
+            }
+        };
+    }
+
     private Route addRoute(Method method, String path, Handler handler, List<Middleware> groupMw) {
         checkOpen();
         if (method == null || handler == null) {
@@ -240,6 +291,11 @@ public final class AppConfig implements BriskConfig {
                 throw new IllegalArgumentException("route path must start with '/': " + path);
             }
             return path.equals("/") || path.isEmpty() ? (prefix.isEmpty() ? "/" : prefix) : prefix + path;
+        }
+
+        @Override
+        public Route staticFiles(String sub, StaticFiles files) {
+            return addStatic(full(sub), files, List.copyOf(mw));
         }
 
         @Override
@@ -326,6 +382,8 @@ public final class AppConfig implements BriskConfig {
     public App freeze(ServerOptions opts) {
         requireCodecWhereDeclared();
         frozen = true;
+        OpenFiles openFiles = new OpenFiles(opts.maxOpenFiles()); // one bound for every mount
+        staticHandlers.forEach(h -> h.bind(openFiles));
         ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
         Chains chains = new Chains(middleware, before, failures);
         Router router = new Router();

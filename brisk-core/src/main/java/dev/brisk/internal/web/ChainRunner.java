@@ -7,8 +7,8 @@ import java.util.List;
  * Runs one routed exchange to its answer on the calling thread: the chain, then the after filters
  * (each also after a failure), exception mapping for what any of them throws (the chain's core maps its
  * own failures first, see {@link Chains}; what reaches here came from middleware, or through a wrapper
- * that hid the core's signal), the status's error page, and last the hand-back to the exchange's owner,
- * exactly once. Immutable; any thread.
+ * that hid the core's signal), the status's error page, {@link ResponseCompression} when the request was
+ * marked for it, and last the hand-back to the exchange's owner, exactly once. Immutable; any thread.
  */
 final class ChainRunner {
     private final Handler[] afterFilters;
@@ -33,6 +33,12 @@ final class ChainRunner {
             }
         }
         failures.errorPage(ex);
+        try {
+            ResponseCompression.apply(ex);
+        } catch (RuntimeException e) {
+            // the answer goes out as it is: uncompressed is still right
+            System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "compressing a response failed", e);
+        }
         ex.owner().complete(ex);
     }
 }

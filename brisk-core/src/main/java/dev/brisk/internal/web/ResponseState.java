@@ -106,6 +106,21 @@ abstract class ResponseState implements Context {
         responseStream = null;
     }
 
+    /** Replaces the body with its encoded bytes (compression), keeping the content type and headers. */
+    void encodedBody(ByteBuffer encoded) {
+        responseBody = NO_BODY;
+        responseText = null;
+        responseBuffer = encoded;
+    }
+
+    /**
+     * Replaces the body stream with its encoding stream (compression), which owns the old one now: it is
+     * not closed here. Content type and headers stay.
+     */
+    void encodedStream(InputStream encoding) {
+        responseStream = encoding;
+    }
+
     /** Sets a byte body of {@code type}, replacing any other body. */
     Context body(String type, byte[] bytes) {
         if (bytes == null) {

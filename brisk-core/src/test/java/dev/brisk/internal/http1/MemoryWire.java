@@ -40,6 +40,11 @@ final class MemoryWire implements Wire {
     boolean hasDeadline;
     int writeCalls;
     long writeBudget = Long.MAX_VALUE;
+    /** Whether a file body may be {@link #transfer transferred} (else it is pumped through {@link #write}). */
+    boolean transfersFiles = true;
+    int transferCalls;
+    /** What the "socket" still takes from {@link #transfer} this turn: {@link #writeBudget} at each turn. */
+    private long transferRoom = Long.MAX_VALUE;
 
     MemoryWire(boolean blocking) {
         this.blocking = blocking;
@@ -59,6 +64,7 @@ final class MemoryWire implements Wire {
 
     /** One loop turn: tasks, then readiness as a selector would report it. */
     void turn() {
+        transferRoom = writeBudget;
         runTasks();
         if (closed) {
             return;
@@ -132,6 +138,28 @@ final class MemoryWire implements Wire {
             total += n;
         }
         return total;
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return transfersFiles;
+    }
+
+    @Override
+    public long transfer(java.nio.channels.FileChannel file, long position, long count) throws java.io.IOException {
+        transferCalls++;
+        int n = (int) Math.min(Math.min(count, transferRoom), 1 << 20);
+        if (n == 0) {
+            return 0; // full until the next turn
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        int r = file.read(b, position);
+        if (r <= 0) {
+            return 0;
+        }
+        written.write(b.array(), 0, r);
+        transferRoom -= r;
+        return r;
     }
 
     @Override

@@ -1,0 +1,105 @@
+package dev.brisk.internal.compress;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+/**
+ * One content coding the server can apply: {@code gzip} (RFC 1952: a 10-byte header, raw deflate data,
+ * then the CRC-32 and length of the input) or {@code deflate} (RFC 9110 section 8.4.1.2: the zlib
+ * format of RFC 1950, which {@link Deflater} writes itself), at one level. Immutable; thread-safe.
+ */
+public final class Coding {
+    /** The gzip header: magic, deflate, no flags, no time, no extra flags, unknown OS. */
+    static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+
+    private final String name;
+    private final boolean gzip;
+    private final Deflaters deflaters;
+
+    private Coding(String name, boolean gzip, int level) {
+        this.name = name;
+        this.gzip = gzip;
+        this.deflaters = new Deflaters(level, gzip);
+    }
+
+    private static final Coding[] GZIP = new Coding[10];
+    private static final Coding[] DEFLATE = new Coding[10];
+
+    static {
+        for (int level = 1; level <= 9; level++) {
+            GZIP[level] = new Coding("gzip", true, level);
+            DEFLATE[level] = new Coding("deflate", false, level);
+        }
+    }
+
+    /** {@return gzip at {@code level} (1 to 9): one per level, its deflaters shared by every user} */
+    public static Coding gzip(int level) {
+        return GZIP[level];
+    }
+
+    /** {@return deflate (zlib) at {@code level} (1 to 9): one per level, shared} */
+    public static Coding deflate(int level) {
+        return DEFLATE[level];
+    }
+
+    /** {@return the coding's name, as {@code Content-Encoding} gives it} */
+    public String name() {
+        return name;
+    }
+
+    boolean isGzip() {
+        return gzip;
+    }
+
+    Deflaters deflaters() {
+        return deflaters;
+    }
+
+    /** {@return {@code in}'s remaining bytes encoded; {@code in}'s position is not moved} */
+    public ByteBuffer encode(ByteBuffer in) {
+        ByteBuffer src = in.duplicate();
+        int length = src.remaining();
+        byte[] out = new byte[Math.max(64, length / 4 + 32)];
+        int n = 0;
+        if (gzip) {
+            System.arraycopy(GZIP_HEADER, 0, out, 0, GZIP_HEADER.length);
+            n = GZIP_HEADER.length;
+        }
+        CRC32 crc = null;
+        if (gzip) {
+            crc = new CRC32();
+            crc.update(src.duplicate());
+        }
+        Deflater d = deflaters.acquire();
+        try {
+            d.setInput(src);
+            d.finish();
+            while (!d.finished()) {
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, out.length * 2);
+                }
+                n += d.deflate(out, n, out.length - n);
+            }
+        } finally {
+            deflaters.release(d);
+        }
+        if (gzip) {
+            if (out.length - n < 8) {
+                out = Arrays.copyOf(out, n + 8);
+            }
+            n = trailer(out, n, crc.getValue(), length);
+        }
+        return ByteBuffer.wrap(out, 0, n);
+    }
+
+    /** Writes the gzip trailer (CRC-32 and input length mod 2^32, little-endian) at {@code at}; returns the end. */
+    static int trailer(byte[] out, int at, long crc, long length) {
+        for (int i = 0; i < 4; i++) {
+            out[at + i] = (byte) (crc >>> (8 * i));
+            out[at + 4 + i] = (byte) (length >>> (8 * i));
+        }
+        return at + 8;
+    }
+}

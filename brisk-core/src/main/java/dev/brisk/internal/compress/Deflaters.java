@@ -1,0 +1,39 @@
+package dev.brisk.internal.compress;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.zip.Deflater;
+
+/**
+ * Reusable {@link Deflater}s of one level and framing: a deflater holds about 256 KiB of native zlib
+ * state, too much to make and end per response. A bounded pool: what is not free when asked for is
+ * made, and what does not fit back is ended, so the pool never holds more than its bound. Thread-safe.
+ */
+public final class Deflaters {
+    private final int level;
+    private final boolean raw;
+    private final ArrayBlockingQueue<Deflater> free;
+
+    /**
+     * @param level 1 (fastest) to 9 (smallest)
+     * @param raw raw deflate data (gzip adds its own header and trailer) or the zlib format ("deflate")
+     */
+    public Deflaters(int level, boolean raw) {
+        this.level = level;
+        this.raw = raw;
+        this.free = new ArrayBlockingQueue<>(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** {@return a deflater ready for new input; give it back with {@link #release}} */
+    public Deflater acquire() {
+        Deflater d = free.poll();
+        return d != null ? d : new Deflater(level, raw);
+    }
+
+    /** Takes back a deflater from {@link #acquire}, reset for the next user, or ends it when the pool is full. */
+    public void release(Deflater d) {
+        d.reset();
+        if (!free.offer(d)) {
+            d.end();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.brisk.internal.files;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.jar.JarEntry;
+
+/**
+ * Resources of a class loader under a root name, such as {@code public}: from jars (the entry's size,
+ * time and CRC give the metadata; a jar's directory entries are directories), from directories on the
+ * class path (then as files, sent straight from the file), or any other URL the loader gives (its
+ * connection's length and time). On the module path a resource in a named module is found only when
+ * its directory is not a package, or the package is open: name the root so it is not a Java package
+ * name ({@code public}, {@code static}, {@code META-INF/resources}).
+ *
+ * <p>Names reach the loader only after {@link RequestPath} has checked them, so a lookup cannot climb
+ * out of the root. Hidden names (a leading dot) were refused there already, unless allowed.
+ * Immutable; thread-safe.
+ */
+public final class ClasspathSource implements Source {
+    private final ClassLoader loader;
+    private final String root;
+
+    /** @param root the resource name prefix, without leading or trailing slash; empty for all */
+    public ClasspathSource(ClassLoader loader, String root) {
+        this.loader = loader;
+        String r = root;
+        while (r.startsWith("/")) {
+            r = r.substring(1);
+        }
+        while (r.endsWith("/")) {
+            r = r.substring(0, r.length() - 1);
+        }
+        this.root = r;
+    }
+
+    @Override
+    public Resource find(List<String> segments) throws IOException {
+        String name = segments.isEmpty() ? root : (root.isEmpty() ? "" : root + "/") + String.join("/", segments);
+        URL url = name.isEmpty() ? null : loader.getResource(name);
+        if (url == null) {
+            return null;
+        }
+        if (url.getProtocol().equals("file")) {
+            Path p;
+            try {
+                p = Path.of(url.toURI());
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                return null;
+            }
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(p, BasicFileAttributes.class);
+            } catch (NoSuchFileException e) {
+                return null;
+            }
+            if (!a.isRegularFile() && !a.isDirectory()) {
+                return null;
+            }
+            return new DirectorySource.FileResource(p, a);
+        }
+        URLConnection c = url.openConnection();
+        if (c instanceof JarURLConnection jar) {
+            JarEntry e = jar.getJarEntry();
+            if (e == null) {
+                return null;
+            }
+            return new JarResource(jar, e);
+        }
+        return new UrlResource(c);
+    }
+
+    /** An entry of a jar; its stream comes from the jar file the JDK keeps open for the loader. */
+    private record JarResource(JarURLConnection connection, JarEntry entry) implements Resource {
+        @Override
+        public boolean isDirectory() {
+            return entry.isDirectory();
+        }
+
+        @Override
+        public long length() {
+            return Math.max(0, entry.getSize());
+        }
+
+        @Override
+        public long lastModified() {
+            return entry.getTime();
+        }
+
+        @Override
+        public String etag(String suffix) {
+            long crc = entry.getCrc();
+            return crc < 0 ? null : "\"" + Long.toHexString(crc) + "-" + Long.toHexString(length()) + suffix + "\"";
+        }
+
+        @Override
+        public SizedBody open(long start, long count, Runnable release) throws IOException {
+            InputStream in;
+            try {
+                in = connection.getInputStream();
+            } catch (IOException | RuntimeException e) {
+                release.run();
+                throw e;
+            }
+            return Resource.slice(in, start, count, release);
+        }
+
+        @Override
+        public byte[] read(long start, int count) throws IOException {
+            try (InputStream in = connection.getInputStream()) {
+                in.skipNBytes(start);
+                return in.readNBytes(count);
+            }
+        }
+    }
+
+    /** Any other resource URL: what its connection tells. */
+    private record UrlResource(URLConnection connection) implements Resource {
+        @Override
+        public boolean isDirectory() {
+            return false;
+        }
+
+        @Override
+        public long length() {
+            return Math.max(0, connection.getContentLengthLong());
+        }
+
+        @Override
+        public long lastModified() {
+            long t = connection.getLastModified();
+            return t == 0 ? -1 : t;
+        }
+
+        @Override
+        public String etag(String suffix) {
+            long t = lastModified();
+            return t < 0 ? null : EntityTags.of(t, length(), suffix);
+        }
+
+        @Override
+        public SizedBody open(long start, long count, Runnable release) throws IOException {
+            InputStream in;
+            try {
+                in = connection.getInputStream();
+            } catch (IOException | RuntimeException e) {
+                release.run();
+                throw e;
+            }
+            return Resource.slice(in, start, count, release);
+        }
+
+        @Override
+        public byte[] read(long start, int count) throws IOException {
+            try (InputStream in = connection.getInputStream()) {
+                in.skipNBytes(start);
+                return in.readNBytes(count);
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.brisk.internal.files;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Files under a directory. A path is resolved segment by segment below the root and must stay below it
+ * after normalizing (a second guard behind {@link RequestPath}). A symbolic link is followed only to a
+ * target inside the root's real path, unless links may lead anywhere; what is neither a regular file
+ * nor a directory (a device, a FIFO, a socket) is never served: opening a FIFO would block. Hidden
+ * files (by the platform's rule: a leading dot, or the DOS attribute) are not found unless allowed.
+ * Immutable; thread-safe.
+ */
+public final class DirectorySource implements Source {
+    private final Path root;
+    private final Path realRoot;
+    private final boolean followLinks;
+    private final boolean hidden;
+
+    /**
+     * @throws IllegalArgumentException when {@code root} is not a readable directory
+     */
+    public DirectorySource(Path root, boolean followLinks, boolean hidden) {
+        this.root = root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(this.root)) {
+            throw new IllegalArgumentException("static files: not a directory: " + this.root);
+        }
+        try {
+            this.realRoot = this.root.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("static files: cannot read " + this.root, e);
+        }
+        this.followLinks = followLinks;
+        this.hidden = hidden;
+    }
+
+    /** {@return the root directory, absolute and normalized} */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public Resource find(List<String> segments) throws IOException {
+        Path p = root;
+        for (String s : segments) {
+            p = p.resolve(s);
+        }
+        if (!p.normalize().startsWith(root)) {
+            return null; // unreachable after RequestPath's checks; kept as the last word
+        }
+        return at(p);
+    }
+
+    /** The resource at {@code p} (known to be below the root by its names), or null. */
+    Resource at(Path p) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return null;
+        }
+        if (!a.isRegularFile() && !a.isDirectory()) {
+            return null;
+        }
+        if (!hidden && p != root && Files.isHidden(p)) {
+            return null;
+        }
+        if (!followLinks && p != root && !p.toRealPath().startsWith(realRoot)) {
+            return null; // a link (this file or a directory on the way) leads out of the root
+        }
+        return new FileResource(p, a);
+    }
+
+    /** A regular file or directory, with the attributes read when it was found. */
+    static final class FileResource implements Resource {
+        private final Path path;
+        private final BasicFileAttributes attrs;
+
+        FileResource(Path path, BasicFileAttributes attrs) {
+            this.path = path;
+            this.attrs = attrs;
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return attrs.isDirectory();
+        }
+
+        @Override
+        public long length() {
+            return attrs.size();
+        }
+
+        @Override
+        public long lastModified() {
+            return attrs.lastModifiedTime().toMillis();
+        }
+
+        @Override
+        public String etag(String suffix) {
+            return EntityTags.of(lastModified(), length(), suffix);
+        }
+
+        @Override
+        public SizedBody open(long start, long count, Runnable release) throws IOException {
+            FileChannel ch;
+            try {
+                ch = FileChannel.open(path, StandardOpenOption.READ);
+            } catch (IOException | RuntimeException e) {
+                release.run();
+                throw e;
+            }
+            return new FileRegion(ch, start, count, release);
+        }
+
+        @Override
+        public byte[] read(long start, int count) throws IOException {
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+                ByteBuffer b = ByteBuffer.allocate(count);
+                while (b.hasRemaining()) {
+                    if (ch.read(b, start + b.position()) < 0) {
+                        break; // shrank since it was looked up: send what there is
+                    }
+                }
+                return b.position() == count ? b.array() : Arrays.copyOf(b.array(), b.position());
+            }
+        }
+    }
+}

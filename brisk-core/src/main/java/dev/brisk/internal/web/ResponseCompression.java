@@ -1,0 +1,109 @@
+package dev.brisk.internal.web;
+
+import dev.brisk.Compression;
+import dev.brisk.internal.compress.Coding;
+import dev.brisk.internal.compress.EncodingStream;
+import dev.brisk.internal.files.SizedBody;
+import dev.brisk.internal.http.AcceptEncoding;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Applies a {@link Compression} left on an exchange by the middleware, once its answer is final (after
+ * the chain, the after filters and the error page), on the handler's thread: decides whether the
+ * answer qualifies (see {@link Compression} for the rules), adds {@code Vary}, and replaces the body
+ * with its encoding. Stateless.
+ */
+final class ResponseCompression {
+    private ResponseCompression() {
+    }
+
+    static void apply(Exchange ex) {
+        if (!(ex.attribute(Compression.ATTRIBUTE) instanceof Compression c) || !c.enabled()) {
+            return;
+        }
+        int status = ex.status();
+        if (status < 200 || status == 204 || status == 206 || status == 304) {
+            return;
+        }
+        if (ex.responseHeader("Content-Encoding") != null || ex.responseHeader("Content-Range") != null
+                || !c.compresses(ex.responseContentType()) || noTransform(ex)) {
+            return;
+        }
+        InputStream stream = ex.responseStream();
+        long size = stream == null ? bodySize(ex) : stream instanceof SizedBody sized ? sized.length() : Long.MAX_VALUE;
+        if (size < c.minSize()) {
+            return;
+        }
+        if (!varies(ex)) {
+            ex.addHeader("Vary", "Accept-Encoding");
+        }
+        String name;
+        try {
+            String accept = ex.header("Accept-Encoding");
+            name = c.gzip() && c.deflate() ? AcceptEncoding.choose(accept, "gzip", "deflate")
+                    : AcceptEncoding.choose(accept, c.gzip() ? "gzip" : "deflate");
+        } catch (IllegalStateException released) {
+            return; // the request's head is gone (it cannot be on this path; kept safe)
+        }
+        if (name == null) {
+            return;
+        }
+        Coding coding = name.equals("gzip") ? Coding.gzip(c.level()) : Coding.deflate(c.level());
+        if (stream != null) {
+            ex.encodedStream(new EncodingStream(stream, coding));
+        } else {
+            ex.encodedBody(coding.encode(body(ex)));
+        }
+        ex.header("Content-Encoding", name);
+        String etag = ex.responseHeader("ETag");
+        if (etag != null && !etag.startsWith("W/")) {
+            ex.header("ETag", "W/" + etag); // another byte sequence of the same resource
+        }
+    }
+
+    private static long bodySize(Exchange ex) {
+        ByteBuffer b = ex.responseBuffer();
+        if (b != null) {
+            return b.remaining();
+        }
+        String t = ex.responseText();
+        return t != null ? t.length() : ex.responseBody().length;
+    }
+
+    private static ByteBuffer body(Exchange ex) {
+        ByteBuffer b = ex.responseBuffer();
+        if (b != null) {
+            return b;
+        }
+        String t = ex.responseText();
+        return ByteBuffer.wrap(t != null ? t.getBytes(StandardCharsets.US_ASCII) : ex.responseBody());
+    }
+
+    /** Whether a {@code Vary} field already names {@code Accept-Encoding} or {@code *}. */
+    private static boolean varies(Exchange ex) {
+        List<String> h = ex.responseHeaders();
+        for (int i = 0; i < h.size(); i += 2) {
+            if (h.get(i).equalsIgnoreCase("Vary")) {
+                String v = h.get(i + 1).toLowerCase(Locale.ROOT);
+                if (v.contains("accept-encoding") || v.trim().equals("*")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean noTransform(Exchange ex) {
+        List<String> h = ex.responseHeaders();
+        for (int i = 0; i < h.size(); i += 2) {
+            if (h.get(i).equalsIgnoreCase("Cache-Control") && h.get(i + 1).toLowerCase(Locale.ROOT).contains("no-transform")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
