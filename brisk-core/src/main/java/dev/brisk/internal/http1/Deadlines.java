@@ -64,6 +64,12 @@ final class Deadlines {
         set(wire.clock() + queueNanos);
     }
 
+    /** Body reading waits for the handler to take bytes: no deadline until {@link #bodyRead} again. */
+    void paused() {
+        at = wire.clock() + (1L << 62); // passed() stays false: "now - at" cannot overflow this way
+        wire.noDeadline();
+    }
+
     /** A handler has the request: its time is not limited here. */
     void none() {
         wire.noDeadline();

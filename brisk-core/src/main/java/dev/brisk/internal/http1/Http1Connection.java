@@ -1,6 +1,8 @@
 package dev.brisk.internal.http1;
 
+import dev.brisk.HttpException;
 import dev.brisk.ServerOptions;
+import dev.brisk.internal.body.BodyStream;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http.RequestParser;
 import dev.brisk.internal.ops.ServerStats;
@@ -8,7 +10,9 @@ import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Upgrade;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.App;
+import dev.brisk.internal.web.BodyUnavailableException;
 import dev.brisk.internal.web.Exchange;
+import dev.brisk.internal.web.RequestBody;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -73,6 +77,8 @@ final class Http1Connection implements Protocol {
     private boolean closeAfter;
     private boolean inputClosed;
     private boolean advancing;
+    /** The current request's body limit: its route's, or the server's. */
+    private long bodyLimit;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -88,7 +94,7 @@ final class Http1Connection implements Protocol {
         this.echoIds = opts.requestIds();
         this.deadlines = new Deadlines(wire, opts);
         InboundBytes input = new InboundBytes(wire.inPool(), opts.maxRequestLine() + opts.maxHeaderSize() + 1024);
-        this.reader = new RequestReader(wire, input, parser, new BodyReader(opts), deadlines);
+        this.reader = new RequestReader(wire, input, parser, new BodyReader(opts, shared.bodies), deadlines);
         this.gate = new AdmissionGate(shared.admission);
         this.output = new Output(wire, this, opts.writeTimeout().toNanos(), responseWritten, batchWritten);
         this.recorder = new Recorder(wire, shared.accessLog, input, parser);
@@ -201,6 +207,13 @@ final class Http1Connection implements Protocol {
         Exchange exchange = channel.begin(reader, parser.hasBody() && parser.expectContinue());
         gate.newRequest();
         shared.app.route(exchange);
+        if (parser.hasBody()) {
+            bodyLimit = shared.bodyLimit(exchange);
+            if (!parser.chunked() && parser.contentLength() > bodyLimit) {
+                refuse(413, "Request body is larger than " + bodyLimit + " bytes"); // before any of it is read
+                return false;
+            }
+        }
         if (parser.hasBody() || !(wire.blocking() || exchange.runsOnCallingThread())) {
             // it outlives this call: reading its body, or on another thread, the buffer moves on
             exchange.own();
@@ -241,10 +254,17 @@ final class Http1Connection implements Protocol {
         }
     }
 
-    /** Reads the body if there is one (and it is not deferred), else hands the request to its handler. */
+    /**
+     * Reads the body if there is one (and it is not deferred), else hands the request to its handler; a
+     * streamed body is read while its handler runs.
+     */
     private void proceed() {
+        if (parser.hasBody() && channel.streamsBody()) {
+            startStream();
+            return;
+        }
         if (parser.hasBody() && !channel.bodyDeferred()) {
-            beginBody();
+            startBody();
             return;
         }
         toHandling();
@@ -252,22 +272,78 @@ final class Http1Connection implements Protocol {
         channel.dispatch();
     }
 
+    /** Reserves what the body needs and reads it; a budget that cannot take it answers 503 at once. */
+    private void startBody() {
+        ServerStats.ShedReason refused;
+        try {
+            refused = reader.beginBody(bodyLimit);
+        } catch (HttpParseException e) {
+            refuse(e.status(), e.getMessage());
+            return;
+        }
+        if (refused != null) {
+            shedBody(refused);
+            return;
+        }
+        beginBody();
+    }
+
+    /**
+     * Hands the request to its handler with a stream its body is read into as the handler takes it
+     * (after "100 Continue", once the handler first reads, if the client waits for it).
+     */
+    private void startStream() {
+        BodyStream s = channel.openBodyStream(shared.bodies, bodyLimit);
+        if (s == null) {
+            shedBody(ServerStats.ShedReason.BODY_MEMORY);
+            return;
+        }
+        reader.beginStream(s);
+        if (channel.bodyDeferred()) {
+            toHandling();
+        } else {
+            beginBody(); // before the handler runs: on a blocking loop it runs right here, reading
+        }
+        gate.dispatched();
+        channel.dispatch();
+    }
+
+    /**
+     * The handler asked for its deferred (buffered) body: reserves what it needs. Null when it may be
+     * read, else what the handler's wait fails with (the connection closes after the answer).
+     */
+    RuntimeException prepareDeferredBody() {
+        ServerStats.ShedReason refused;
+        try {
+            refused = reader.beginBody(bodyLimit);
+        } catch (HttpParseException e) {
+            closeAfter = true;
+            return new HttpException(e.status(), e.getMessage());
+        }
+        if (refused != null) {
+            closeAfter = true;
+            wire.counters().shed(refused);
+            return new BodyUnavailableException(ErrorAnswers.shedMessage(refused));
+        }
+        return null;
+    }
+
     private void toHandling() {
         state = HANDLING;
         deadlines.none();
     }
 
+    /** Body reading is set up: read it. */
     private void beginBody() {
         state = READ_BODY;
         if (!inputClosed) {
             wire.readInterest(true); // may be off: the buffer filled while waiting
         }
         deadlines.bodyRead();
-        reader.beginBody();
     }
 
     private boolean stepBody() {
-        byte[] body;
+        RequestBody body;
         try {
             body = reader.readBody();
         } catch (HttpParseException e) {
@@ -275,6 +351,11 @@ final class Http1Connection implements Protocol {
             return false;
         }
         if (body == null) {
+            if (reader.bodyStarved()) {
+                // the stream's window is full: the client waits until its handler reads (no timeout meanwhile)
+                wire.readInterest(false);
+                deadlines.paused();
+            }
             return false;
         }
         toHandling();
@@ -284,15 +365,30 @@ final class Http1Connection implements Protocol {
     }
 
     private void bodyFailed(HttpParseException e) {
-        if (channel.bodyDeferred()) {
+        ServerStats.ShedReason refused = e.status() == 503 ? reader.bodyRefusal() : null;
+        if (channel.handlerWaitsForBody()) {
             toHandling();
             closeAfter = true;
             reader.abortBody();
             wire.readInterest(false);
-            channel.deferredBodyFailed(e.status(), e.getMessage());
+            if (refused != null) {
+                wire.counters().shed(refused);
+            }
+            channel.bodyFailed(refused != null ? new BodyUnavailableException(e.getMessage())
+                    : new HttpException(e.status(), e.getMessage()));
+        } else if (refused != null) {
+            shedBody(refused);
         } else {
             refuse(e.status(), e.getMessage());
         }
+    }
+
+    /** A body its budget cannot take: 503 + Retry-After before its handler, closing after (it is unread). */
+    private void shedBody(ServerStats.ShedReason reason) {
+        gate.releaseUndispatched();
+        reader.abortBody();
+        closeAfter = true;
+        shed(reason);
     }
 
     /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
@@ -335,6 +431,27 @@ final class Http1Connection implements Protocol {
     void readBody() {
         beginBody();
         advance();
+    }
+
+    /** A streamed body's reader made room in its window (or waits for bytes): read on, if reading it. */
+    void resumeBody() {
+        if (state == READ_BODY) {
+            if (!inputClosed) {
+                wire.readInterest(true);
+            }
+            deadlines.bodyRead();
+            advance();
+        }
+    }
+
+    /** The handler answered before its streamed body was whole: it is not read any more, and the connection closes after. */
+    void abandonBody() {
+        closeAfter = true;
+        if (state == READ_BODY) {
+            reader.abortBody();
+            toHandling();
+            wire.readInterest(false);
+        }
     }
 
     /** A handler has the request (its answer may come). */

@@ -60,6 +60,8 @@ public final class AppConfig implements BriskConfig {
         final List<Middleware> own = new ArrayList<>();
         Dispatch dispatch;
         boolean neverShed;
+        long maxBodySize = CompiledRoute.SERVER_LIMIT;
+        boolean streamBody;
         /** Served as is: no app middleware, no before filters (like a fast-static route). */
         boolean bare;
 
@@ -85,6 +87,21 @@ public final class AppConfig implements BriskConfig {
         @Override
         public Route neverShed() {
             this.neverShed = true;
+            return this;
+        }
+
+        @Override
+        public Route maxBodySize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxBodySize must be 0 or more: " + bytes);
+            }
+            this.maxBodySize = bytes;
+            return this;
+        }
+
+        @Override
+        public Route streamBody() {
+            this.streamBody = true;
             return this;
         }
     }
@@ -290,7 +307,8 @@ public final class AppConfig implements BriskConfig {
                 h = chains.route(mw, r.handler);
             }
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
-            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed));
+            router.add(new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed,
+                    r.maxBodySize, r.streamBody));
         }
         for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
             // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served

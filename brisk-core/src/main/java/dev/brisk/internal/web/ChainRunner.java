@@ -33,6 +33,7 @@ final class ChainRunner {
             }
         }
         failures.errorPage(ex);
+        ex.releaseBody(); // the handler is done with it; the connection holds it until the response is out
         ex.owner().complete(ex);
     }
 }

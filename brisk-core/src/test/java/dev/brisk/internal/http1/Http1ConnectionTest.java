@@ -37,6 +37,7 @@ class Http1ConnectionTest {
     private final ExecutorService handlers = Executors.newSingleThreadExecutor();
     private MemoryWire wire;
     private Http1Connection conn;
+    private Http1Shared shared;
 
     @AfterEach
     void stop() {
@@ -48,7 +49,7 @@ class Http1ConnectionTest {
         routes.accept(cfg);
         App app = cfg.freeze(options);
         app.executors(handlers, handlers);
-        Http1Shared shared = new Http1Shared(options, app, null, admission);
+        shared = new Http1Shared(options, app, null, admission);
         shared.streams(handlers);
         wire = new MemoryWire(blocking);
         conn = new Http1Connection(wire, shared);
@@ -284,6 +285,32 @@ class Http1ConnectionTest {
         wire.feed("GET /hello HTTP/1.1\r\n\r\n").turn();
         assertThat(echoed.toString(StandardCharsets.ISO_8859_1)).isEqualTo("pingGET /hello HTTP/1.1\r\n\r\n");
         assertThat(wire.output()).endsWith("switchingpingGET /hello HTTP/1.1\r\n\r\n");
+    }
+
+    @Test
+    void anUpgradeAfterARequestWithABodyGivesItsMemoryBack() {
+        AtomicReference<Http1Connection> self = new AtomicReference<>();
+        ByteArrayOutputStream echoed = new ByteArrayOutputStream();
+        Upgrade toEcho = (w, buffered) -> new Echo(w, buffered, echoed);
+        start(cfg -> cfg.route(Method.POST, "/switch", ctx -> {
+            self.get().channel().upgradeAfter((Exchange) ctx, toEcho);
+            ctx.text("switching " + ctx.body().length);
+        }).dispatch(Dispatch.EVENT_LOOP));
+        self.set(conn);
+        wire.feed("POST /switch HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello").turn();
+        assertThat(wire.output()).startsWith("HTTP/1.1 200 OK").endsWith("switching 5");
+        assertThat(wire.protocol).isInstanceOf(Echo.class);
+        assertThat(shared.bodies.memory().reserved()).isZero();
+    }
+
+    @Test
+    void aBodyIsReservedWhileItIsReadAndGivenBackWhenTheConnectionCloses() {
+        start(cfg -> cfg.route(Method.POST, "/upload", ctx -> ctx.text("n=" + ctx.body().length))
+                .dispatch(Dispatch.EVENT_LOOP));
+        wire.feed("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(10)).turn();
+        assertThat(shared.bodies.memory().reserved()).as("the declared length, before the body is read").isEqualTo(1000);
+        conn.close();
+        assertThat(shared.bodies.memory().reserved()).isZero();
     }
 
     /** A test-only protocol: echoes every byte back. */
