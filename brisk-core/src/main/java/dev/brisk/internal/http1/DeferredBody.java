@@ -21,6 +21,11 @@ import java.util.concurrent.ExecutionException;
  *                               └──answered without asking──▶ unread (close after the answer)
  * </pre>
  *
+ * <p>A streamed body ({@code Route.streamBody}) with {@code Expect: 100-continue} goes the same way,
+ * asked for by the handler's first read of its stream (no future then: the stream waits). A buffered
+ * body is reserved against the server's budgets before "100 Continue": one that does not fit fails the
+ * handler's wait with 503 and the body is never sent.
+ *
  * <p>Loop thread only; the handler waits on the future it hands in.
  */
 final class DeferredBody {

@@ -44,6 +44,14 @@ import java.util.concurrent.CompletableFuture;
  *   any ──▶ CLOSED: end of stream (after answering every complete request), I/O error, timeout, close()
  * </pre>
  *
+ * <p>Bodies: entering READ_BODY first reserves what the body needs against the server's budgets (its
+ * declared length of memory, or of spool disk past {@code body-spool-threshold}; a chunked body as it
+ * grows); a budget that cannot take it answers 503 + Retry-After (shed, closing after) instead, the
+ * route's limit 413. A route that streams its body enters READ_BODY with its handler already
+ * dispatched (after "100 Continue" once the handler reads, if the client waits for it): reading pauses,
+ * with no deadline, while the stream's window is full, and resumes when the handler has read; a response
+ * before the body is whole leaves the rest unread (READ_BODY ──▶ HANDLING, closing after).
+ *
  * <p>Threads: every method runs on the wire's loop thread, except {@link #gone} and {@link #execute}.
  *
  * <p>Backpressure: one request is handled at a time; while it is, bytes of later (pipelined) requests
