@@ -3,7 +3,9 @@ package dev.brisk.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.RawConnection;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,31 @@ class ExampleAppTest {
         HttpResponse<String> r = server.post("/consume", "application/octet-stream", "x".repeat(1024));
         assertThat(r.statusCode()).isEqualTo(204);
         assertThat(r.body()).isEmpty();
+    }
+
+    @Test
+    void uploadTakesUpToSixteenMebibytesWhole() {
+        byte[] body = new byte[(int) ExampleApp.MAX_UPLOAD];
+        HttpResponse<byte[]> r = server.sendBytes("POST", "/upload", "application/octet-stream", body);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("received " + body.length + " bytes");
+        // only the heads: the limits answer before any of the body is sent
+        try (RawConnection c = server.raw()) {
+            c.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + (body.length + 1) + "\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(413);
+        }
+        try (RawConnection c = server.raw()) {
+            c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + (1024 * 1024 + 1) + "\r\n\r\n");
+            assertThat(c.read().status()).as("the other routes keep max-body-size").isEqualTo(413);
+        }
+    }
+
+    @Test
+    void uploadStreamReadsABodyOfAnySize() {
+        byte[] body = new byte[20 << 20];
+        HttpResponse<byte[]> r = server.sendBytes("POST", "/upload/stream", "application/octet-stream", body);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("received " + body.length + " bytes");
     }
 
     @Test
