@@ -39,19 +39,19 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
     /** How the stream reaches its connection. */
     public interface Feed {
         /**
-         * The handler made room in a window the connection found full, or waits for its first bytes:
-         * the connection reads on (first sending {@code 100 Continue} if the client waits for it). Any
-         * thread; returns at once.
+         * The handler made room in {@code stream}'s window, which the connection found full, or waits
+         * for its first bytes: the connection reads on (first sending {@code 100 Continue} if the client
+         * waits for it). Any thread; returns at once.
          */
-        void more();
+        void more(BodyStream stream);
 
         /**
-         * Waits until {@code f} completes (bytes arrived, the body ended or failed), on the handler's
-         * thread: a blocking loop's own thread serves the connection meanwhile.
+         * Waits until {@code f} completes (bytes arrived in {@code stream}, or it ended or failed), on
+         * the handler's thread: a blocking loop's own thread serves the connection meanwhile.
          *
          * @throws IOException when the wait was interrupted
          */
-        void awaitBytes(CompletableFuture<Void> f) throws IOException;
+        void awaitBytes(BodyStream stream, CompletableFuture<Void> f) throws IOException;
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -216,9 +216,9 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
                 lock.unlock();
                 try {
                     if (ask) {
-                        feed.more();
+                        feed.more(this);
                     }
-                    feed.awaitBytes(f);
+                    feed.awaitBytes(this, f);
                 } finally {
                     lock.lock();
                 }
@@ -238,7 +238,7 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
             lock.unlock();
         }
         if (wake) {
-            feed.more();
+            feed.more(this);
         }
         return n;
     }

@@ -243,19 +243,19 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     // ---- BodyStream.Feed (the handler's thread) ------------------------------------------------
 
     @Override
-    public void more() {
+    public void more(BodyStream s) {
         if (wire.inLoop()) {
             requireBlockingLoop();
-            return; // this thread serves the connection itself in await
+            return; // this thread serves the connection itself in awaitBytes
         }
-        wire.execute(this::pumpBody);
+        wire.execute(() -> pumpBody(s));
     }
 
     @Override
-    public void awaitBytes(CompletableFuture<Void> f) throws IOException {
+    public void awaitBytes(BodyStream s, CompletableFuture<Void> f) throws IOException {
         if (wire.inLoop()) {
             requireBlockingLoop();
-            conn.serveUntil(f, this::pumpBody); // ends when f does, or with the connection (failing the stream)
+            conn.serveUntil(f, () -> pumpBody(s)); // ends when f does, or with the connection (failing s)
             return;
         }
         try {
@@ -278,9 +278,12 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
         }
     }
 
-    /** The stream's reader wants bytes: "100 Continue" first if the client waits for it, else read on. Loop. */
-    private void pumpBody() {
-        if (bodyStream == null || conn.isClosed()) {
+    /**
+     * {@code s}'s reader wants bytes: "100 Continue" first if the client waits for it, else read on. Loop;
+     * nothing when {@code s} is no longer the current exchange's (a late task).
+     */
+    private void pumpBody(BodyStream s) {
+        if (s != bodyStream || conn.isClosed()) {
             return;
         }
         if (deferred.pending() && !streamBegun) {
