@@ -6,7 +6,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A buffered request body in memory, every byte of it counted against the memory budget.
@@ -29,8 +28,11 @@ final class HeldBody implements RequestBody {
     private final ByteBudget budget;
     /** The declared length, or -1 for a chunked body. */
     private final long declared;
-    private final AtomicInteger holders = new AtomicInteger(1);
-    private byte[][] segments = new byte[1][];
+    /** Guarded by this (a lock, not an AtomicInteger: one object less per body on the common path). */
+    private int holders = 1;
+    /** The segments: the first alone in its field (most bodies have one), the others in {@link #rest}. */
+    private byte[] first;
+    private byte[][] rest;
     private int count;
     /** Bytes used in the last segment. */
     private int lastUsed;
@@ -50,14 +52,18 @@ final class HeldBody implements RequestBody {
     }
 
     /** Appends {@code b[off..off+len)}; false when the budget cannot take the memory it needs. */
+    private byte[] segment(int i) {
+        return i == 0 ? first : rest[i - 1];
+    }
+
     boolean append(byte[] b, int off, int len) {
         while (len > 0) {
-            if (count == 0 || lastUsed == segments[count - 1].length) {
+            if (count == 0 || lastUsed == segment(count - 1).length) {
                 if (!grow()) {
                     return false;
                 }
             }
-            byte[] seg = segments[count - 1];
+            byte[] seg = segment(count - 1);
             int n = Math.min(len, seg.length - lastUsed);
             System.arraycopy(b, off, seg, lastUsed, n);
             lastUsed += n;
@@ -79,10 +85,18 @@ final class HeldBody implements RequestBody {
             }
             reserved += capacity;
         }
-        if (count == segments.length) {
-            segments = Arrays.copyOf(segments, count * 2);
+        byte[] seg = new byte[capacity];
+        if (count == 0) {
+            first = seg;
+        } else {
+            if (rest == null) {
+                rest = new byte[4][];
+            } else if (count - 1 == rest.length) {
+                rest = Arrays.copyOf(rest, rest.length * 2);
+            }
+            rest[count - 1] = seg;
         }
-        segments[count++] = new byte[capacity];
+        count++;
         lastUsed = 0;
         return true;
     }
@@ -94,8 +108,8 @@ final class HeldBody implements RequestBody {
     /** Writes every byte held to {@code out}; false when its disk budget is spent. */
     boolean copyTo(SpooledBody out) throws IOException {
         for (int i = 0; i < count; i++) {
-            int n = i == count - 1 ? lastUsed : segments[i].length;
-            if (!out.append(segments[i], 0, n)) {
+            byte[] seg = segment(i);
+            if (!out.append(seg, 0, i == count - 1 ? lastUsed : seg.length)) {
                 return false;
             }
         }
@@ -115,8 +129,8 @@ final class HeldBody implements RequestBody {
         }
         if (count == 0) {
             w = EMPTY;
-        } else if (count == 1 && lastUsed == segments[0].length) {
-            w = segments[0];
+        } else if (count == 1 && lastUsed == first.length) {
+            w = first;
         } else {
             if (!budget.tryReserve(size)) {
                 throw new BodyUnavailableException("Service Unavailable: no request-body memory free to assemble "
@@ -125,13 +139,15 @@ final class HeldBody implements RequestBody {
             w = new byte[(int) size];
             int at = 0;
             for (int i = 0; i < count; i++) {
-                int n = i == count - 1 ? lastUsed : segments[i].length;
-                System.arraycopy(segments[i], 0, w, at, n);
+                byte[] seg = segment(i);
+                int n = i == count - 1 ? lastUsed : seg.length;
+                System.arraycopy(seg, 0, w, at, n);
                 at += n;
             }
             budget.release(reserved); // the segments go: the array alone is held from now on
             reserved = size;
-            segments = new byte[][] {w};
+            first = w;
+            rest = null;
             count = 1;
             lastUsed = w.length;
         }
@@ -145,23 +161,32 @@ final class HeldBody implements RequestBody {
         if (w != null) {
             return new ByteArrayInputStream(w);
         }
-        if (count == 1) {
-            return new ByteArrayInputStream(segments[0], 0, lastUsed);
+        if (count <= 1) {
+            return count == 0 ? new ByteArrayInputStream(EMPTY) : new ByteArrayInputStream(first, 0, lastUsed);
         }
-        return new SegmentStream(segments, count, lastUsed);
+        byte[][] all = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            all[i] = segment(i);
+        }
+        return new SegmentStream(all, count, lastUsed);
     }
 
     @Override
-    public boolean retain() {
-        return holders.getAndUpdate(h -> h == 0 ? 0 : h + 1) != 0;
+    public synchronized boolean retain() {
+        if (holders == 0) {
+            return false;
+        }
+        holders++;
+        return true;
     }
 
     @Override
-    public void release() {
-        if (holders.getAndUpdate(h -> h == 0 ? 0 : h - 1) == 1) {
+    public synchronized void release() {
+        if (holders > 0 && --holders == 0) {
             budget.release(reserved);
             reserved = 0;
-            segments = null;
+            first = null;
+            rest = null;
             whole = null;
             count = 0;
         }
