@@ -196,15 +196,34 @@ public interface Context {
      * {@code 100 Continue} and waits for the body; if no handler asks for the body, the final response
      * is sent at once and the connection is closed after it.
      *
+     * <p>The body was read before the handler ran, within the route's limit ({@code max-body-size}, 1
+     * MiB unless {@link Route#maxBodySize} says otherwise) and the server's request-body memory budget
+     * ({@code body-memory-budget}); one larger than {@code body-spool-threshold} waits in a temporary
+     * file, and this call reads it into memory (reserving it against the budget): prefer
+     * {@link #bodyAsStream()} for large bodies.
+     *
      * @return the whole body; empty (never null) when the request has none
-     * @throws HttpException 413 when the body is over the limit, 400 when it is malformed
+     * @throws HttpException 413 when the body is over the limit, 400 when it is malformed, 503 (with
+     *     {@code Retry-After}) when the memory budget cannot take it now
+     * @throws IllegalStateException on a route that streams its body ({@link Route#streamBody})
      */
     byte[] body();
 
     /** {@return the body decoded with the charset of the {@code Content-Type}, else UTF-8} */
     String bodyAsString();
 
-    /** {@return the body as a stream} */
+    /**
+     * The body as a stream. On a route that {@link Route#streamBody() streams} its body, it is read from
+     * the connection as the handler reads it, with backpressure to the client, and may be read once:
+     * its reads block (so such a handler never runs on an event loop) and throw, unchecked,
+     * {@link HttpException} (413 past the route's limit, 400 bad chunk framing, 408 the client stopped
+     * sending) or {@link ClientDisconnectedException}; let them propagate. What the handler has not read
+     * when it returns is not read any more, and the connection closes after the response. On any other
+     * route it reads the body already received (from memory, or from its temporary file), without
+     * copying it whole.
+     *
+     * @return the body as a stream; empty when the request has none
+     */
     InputStream bodyAsStream();
 
     /**

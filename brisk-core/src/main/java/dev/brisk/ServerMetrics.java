@@ -94,4 +94,26 @@ public interface ServerMetrics {
      * @return access-log lines dropped since start
      */
     long accessLogDropped();
+
+    /**
+     * Request-body memory reserved now, in bytes (a gauge): buffered bodies (a declared length is
+     * reserved whole before the body is read), arrays assembled from them and the windows of streamed
+     * bodies. It never exceeds the option {@code body-memory-budget}; a body that would is refused with
+     * 503. It goes back to 0 once no request with a body is in progress.
+     *
+     * @return bytes reserved; 0 for an implementation that does not track it
+     */
+    default long bodyMemoryReserved() {
+        return 0;
+    }
+
+    /**
+     * Disk reserved now by request bodies spooled to temporary files, in bytes (a gauge); never more
+     * than the option {@code body-spool-disk}.
+     *
+     * @return bytes reserved; 0 for an implementation that does not track it
+     */
+    default long bodySpoolReserved() {
+        return 0;
+    }
 }

@@ -29,7 +29,8 @@ import java.time.Duration;
  * <tr><td>max-request-line</td><td>8 KiB</td><td>longest request line (414 beyond)</td></tr>
  * <tr><td>max-header-size</td><td>16 KiB</td><td>largest header block (431 beyond)</td></tr>
  * <tr><td>max-headers</td><td>200</td><td>most header fields (431 beyond); {@code max-header-size} bounds the bytes</td></tr>
- * <tr><td>max-body-size</td><td>10 MiB</td><td>largest request body (413 beyond, unread)</td></tr>
+ * <tr><td>max-body-size</td><td>1 MiB</td><td>largest request body a route buffers (413 beyond, unread); a route may
+ *     raise it ({@link Route#maxBodySize})</td></tr>
  * <tr><td>max-chunk-extension</td><td>256 B</td><td>longest chunk extension per chunk (400 beyond)</td></tr>
  * <tr><td>header-read-timeout</td><td>10 s</td><td>time to receive a whole request head</td></tr>
  * <tr><td>body-read-timeout</td><td>30 s</td><td>longest wait for more body bytes</td></tr>
@@ -58,6 +59,12 @@ import java.time.Duration;
  * <tr><td>threads</td><td>virtual</td><td>blocking engine: virtual or platform threads</td></tr>
  * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
  * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
+ * <tr><td>body-memory-budget</td><td>¼ of the max heap</td><td>request-body memory of all connections together
+ *     (buffered bodies, stream windows); a body that does not fit gets 503 + Retry-After</td></tr>
+ * <tr><td>body-spool-threshold</td><td>1 MiB</td><td>a buffered body larger than this goes to a temporary file</td></tr>
+ * <tr><td>body-spool-disk</td><td>1 GiB</td><td>disk all spooled bodies may take together (503 beyond);
+ *     0: never spool, bodies stay in memory</td></tr>
+ * <tr><td>body-spool-dir</td><td>java.io.tmpdir</td><td>where spooled bodies are written (empty: java.io.tmpdir)</td></tr>
  * </table>
  *
  * @param host address to listen on
@@ -70,7 +77,7 @@ import java.time.Duration;
  * @param maxRequestLine longest request line (414 beyond)
  * @param maxHeaderSize largest header block (431 beyond)
  * @param maxHeaders most header fields (431 beyond)
- * @param maxBodySize largest request body (413 beyond, unread)
+ * @param maxBodySize largest request body a route buffers (413 beyond, unread); a route may raise it
  * @param maxChunkExtension longest chunk extension per chunk (400 beyond)
  * @param headerReadTimeout time to receive a whole request head
  * @param bodyReadTimeout longest wait for more body bytes
@@ -95,6 +102,10 @@ import java.time.Duration;
  * @param threads blocking engine: virtual or platform threads
  * @param platformThreads blocking engine on platform threads: connections served at once
  * @param connectionWaitTimeout blocking engine on platform threads: longest wait for a free thread before a 503
+ * @param bodyMemoryBudget request-body memory of all connections together (buffered bodies, stream windows)
+ * @param bodySpoolThreshold a buffered body larger than this goes to a temporary file
+ * @param bodySpoolDisk disk all spooled bodies may take together; 0: never spool
+ * @param bodySpoolDir where spooled bodies are written (empty: java.io.tmpdir)
  */
 public record ServerOptions(
         String host,
@@ -130,7 +141,11 @@ public record ServerOptions(
         IoMode io,
         ThreadMode threads,
         int platformThreads,
-        Duration connectionWaitTimeout) {
+        Duration connectionWaitTimeout,
+        long bodyMemoryBudget,
+        long bodySpoolThreshold,
+        long bodySpoolDisk,
+        String bodySpoolDir) {
 
     /** Default of the option {@code port}. */
     public static final int DEFAULT_PORT = 8080;
@@ -141,7 +156,7 @@ public record ServerOptions(
     /** Default of the option {@code max-headers}. */
     public static final int DEFAULT_MAX_HEADERS = 200;
     /** Default of the option {@code max-body-size}. */
-    public static final long DEFAULT_MAX_BODY_SIZE = 10L * 1024 * 1024;
+    public static final long DEFAULT_MAX_BODY_SIZE = 1024L * 1024;
     /** Default of the option {@code max-chunk-extension}. */
     public static final int DEFAULT_MAX_CHUNK_EXTENSION = 256;
     /** Default of the option {@code header-read-timeout}. */
@@ -174,6 +189,21 @@ public record ServerOptions(
     public static final int DEFAULT_PLATFORM_THREADS = 200;
     /** Default of the option {@code connection-wait-timeout}. */
     public static final Duration DEFAULT_CONNECTION_WAIT_TIMEOUT = Duration.ofSeconds(1);
+    /** Default of the option {@code body-spool-threshold}. */
+    public static final long DEFAULT_BODY_SPOOL_THRESHOLD = 1024L * 1024;
+    /** Default of the option {@code body-spool-disk}. */
+    public static final long DEFAULT_BODY_SPOOL_DISK = 1024L * 1024 * 1024;
+
+    /**
+     * Default of the option {@code body-memory-budget}: a quarter of the heap this JVM may grow to
+     * ({@link Runtime#maxMemory()}), or 1 GiB when the heap has no limit.
+     *
+     * @return the default budget in bytes
+     */
+    public static long defaultBodyMemoryBudget() {
+        long max = Runtime.getRuntime().maxMemory();
+        return max == Long.MAX_VALUE ? 1L << 30 : Math.max(1024, max / 4);
+    }
 
     /**
      * Checks every option; the error names the option by its key and gives the refused value.
@@ -235,6 +265,12 @@ public record ServerOptions(
         }
         if (dispatch == null) {
             throw new IllegalArgumentException("dispatch must be set");
+        }
+        requireRange("body-memory-budget", bodyMemoryBudget, 1024, Long.MAX_VALUE);
+        requireRange("body-spool-threshold", bodySpoolThreshold, 0, Integer.MAX_VALUE - 16);
+        requireRange("body-spool-disk", bodySpoolDisk, 0, Long.MAX_VALUE);
+        if (bodySpoolDir == null) {
+            throw new IllegalArgumentException("body-spool-dir must not be null (empty: java.io.tmpdir)");
         }
     }
 
@@ -304,6 +340,10 @@ public record ServerOptions(
         private ThreadMode threads = ThreadMode.VIRTUAL;
         private int platformThreads = DEFAULT_PLATFORM_THREADS;
         private Duration connectionWaitTimeout = DEFAULT_CONNECTION_WAIT_TIMEOUT;
+        private long bodyMemoryBudget = defaultBodyMemoryBudget();
+        private long bodySpoolThreshold = DEFAULT_BODY_SPOOL_THRESHOLD;
+        private long bodySpoolDisk = DEFAULT_BODY_SPOOL_DISK;
+        private String bodySpoolDir = "";
 
         private Builder() {
         }
@@ -453,7 +493,8 @@ public record ServerOptions(
          */
         public Builder maxHeaders(int v) { maxHeaders = v; return this; }
         /**
-         * Largest request body (413 beyond, unread) (option {@code max-body-size}, default 10 MiB).
+         * Largest request body a route buffers (413 beyond, unread); a route may raise it with
+         * {@link Route#maxBodySize} (option {@code max-body-size}, default 1 MiB).
          * @param v the value; checked only by {@link #build()}
          * @return this builder
          */
@@ -600,6 +641,32 @@ public record ServerOptions(
          * @return this builder
          */
         public Builder connectionWaitTimeout(Duration v) { connectionWaitTimeout = v; return this; }
+        /**
+         * Request-body memory of all connections together: buffered bodies, their assembled copies and
+         * stream windows; a body that does not fit is refused with 503 + Retry-After (option
+         * {@code body-memory-budget}, default ¼ of the max heap).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder bodyMemoryBudget(long v) { bodyMemoryBudget = v; return this; }
+        /**
+         * A buffered body larger than this goes to a temporary file (option {@code body-spool-threshold}, default 1 MiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder bodySpoolThreshold(long v) { bodySpoolThreshold = v; return this; }
+        /**
+         * Disk all spooled bodies may take together, 503 beyond; 0: never spool (option {@code body-spool-disk}, default 1 GiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder bodySpoolDisk(long v) { bodySpoolDisk = v; return this; }
+        /**
+         * Where spooled bodies are written; empty: {@code java.io.tmpdir} (option {@code body-spool-dir}, default empty).
+         * @param v the directory; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder bodySpoolDir(String v) { bodySpoolDir = v; return this; }
 
         /**
          * Overlays every option that {@code source} supplies on the values set so far.
@@ -662,6 +729,10 @@ public record ServerOptions(
             threads = source.enumValue("threads", ThreadMode.class, threads);
             platformThreads = source.integer("platform-threads", platformThreads);
             connectionWaitTimeout = source.duration("connection-wait-timeout", connectionWaitTimeout);
+            bodyMemoryBudget = source.size("body-memory-budget", bodyMemoryBudget);
+            bodySpoolThreshold = source.size("body-spool-threshold", bodySpoolThreshold);
+            bodySpoolDisk = source.size("body-spool-disk", bodySpoolDisk);
+            bodySpoolDir = source.string("body-spool-dir", bodySpoolDir);
         }
 
         /**
@@ -679,7 +750,8 @@ public record ServerOptions(
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     maxOpenFiles, backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
-                    io, threads, platformThreads, connectionWaitTimeout);
+                    io, threads, platformThreads, connectionWaitTimeout, bodyMemoryBudget, bodySpoolThreshold,
+                    bodySpoolDisk, bodySpoolDir);
         }
     }
 }

@@ -29,7 +29,7 @@ class ServerOptionsTest {
         assertThat(o.maxRequestLine()).isEqualTo(8192);
         assertThat(o.maxHeaderSize()).isEqualTo(16384);
         assertThat(o.maxHeaders()).isEqualTo(200);
-        assertThat(o.maxBodySize()).isEqualTo(10L * 1024 * 1024);
+        assertThat(o.maxBodySize()).isEqualTo(1024L * 1024);
         assertThat(o.maxChunkExtension()).isEqualTo(256);
         assertThat(o.headerReadTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(o.bodyReadTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -43,6 +43,10 @@ class ServerOptionsTest {
         assertThat(o.accessLogSampleRate()).isEqualTo(100);
         assertThat(o.requestIds()).isFalse();
         assertThat(o.shutdownDelay()).isEqualTo(Duration.ZERO);
+        assertThat(o.bodyMemoryBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+        assertThat(o.bodySpoolThreshold()).isEqualTo(1024L * 1024);
+        assertThat(o.bodySpoolDisk()).isEqualTo(1024L * 1024 * 1024);
+        assertThat(o.bodySpoolDir()).isEmpty();
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -80,7 +84,12 @@ class ServerOptionsTest {
                 bad("dispatch", "dispatch null", b -> b.dispatch(null)),
                 bad("access-log", "access-log null", b -> b.accessLog(null)),
                 bad("access-log-sample-rate", "access-log-sample-rate 0", b -> b.accessLogSampleRate(0)),
-                bad("access-log-sample-rate", "access-log-sample-rate -5", b -> b.accessLogSampleRate(-5)));
+                bad("access-log-sample-rate", "access-log-sample-rate -5", b -> b.accessLogSampleRate(-5)),
+                bad("body-memory-budget", "body-memory-budget 1023", b -> b.bodyMemoryBudget(1023)),
+                bad("body-spool-threshold", "body-spool-threshold -1", b -> b.bodySpoolThreshold(-1)),
+                bad("body-spool-threshold", "body-spool-threshold 2GiB", b -> b.bodySpoolThreshold(Integer.MAX_VALUE - 15L)),
+                bad("body-spool-disk", "body-spool-disk -1", b -> b.bodySpoolDisk(-1)),
+                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -146,7 +155,11 @@ class ServerOptionsTest {
                 "brisk.tls-trust", "/keys/ca.pem",
                 "brisk.tls-protocols", "TLSv1.3",
                 "brisk.tls-handshake-timeout", "3s",
-                "brisk.tls-reload-interval", "0s");
+                "brisk.tls-reload-interval", "0s",
+                "brisk.body-memory-budget", "64MiB",
+                "brisk.body-spool-threshold", "256KiB",
+                "brisk.body-spool-disk", "0",
+                "brisk.body-spool-dir", "/var/tmp/brisk");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
@@ -155,7 +168,8 @@ class ServerOptionsTest {
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
-                IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2)));
+                IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2), 64L << 20, 256L << 10, 0,
+                "/var/tmp/brisk"));
     }
 
     @Test

@@ -26,6 +26,11 @@ import java.util.OptionalInt;
  *   <li>{@code GET /users/{id}} the id as text</li>
  *   <li>{@code POST /echo} the request body and its content type</li>
  *   <li>{@code POST /consume} 204 after reading the body</li>
+ *   <li>{@code POST /upload} a body of up to {@link #MAX_UPLOAD} bytes read whole ({@code ctx.body()}:
+ *       held in memory, or spooled to a temporary file past {@code body-spool-threshold}), then
+ *       {@code received N bytes}</li>
+ *   <li>{@code POST /upload/stream} a body of any size read as a stream while it arrives
+ *       ({@code Route.streamBody}), then {@code received N bytes}</li>
  *   <li>{@code GET /sleep?ms=N} blocks its thread for N ms (0..60000), then {@code slept N ms}: a
  *       handler that waits, for overload benchmarks. It always runs on a virtual thread, whatever the
  *       app's dispatch, because on an event loop it would stall every connection of that loop.</li>
@@ -59,6 +64,8 @@ public final class ExampleApp {
 
     /** The longest accepted {@code /sleep}, in milliseconds. */
     public static final int MAX_SLEEP_MS = 60_000;
+    /** The largest body {@code POST /upload} takes (16 MiB); other routes keep {@code max-body-size}. */
+    public static final long MAX_UPLOAD = 16L << 20;
 
     private ExampleApp() {
     }
@@ -78,6 +85,8 @@ public final class ExampleApp {
             ctx.body();
             ctx.status(204);
         });
+        cfg.post("/upload", ctx -> ctx.text("received " + ctx.body().length + " bytes")).maxBodySize(MAX_UPLOAD);
+        cfg.post("/upload/stream", ExampleApp::countStream).streamBody();
         cfg.get("/sleep", ExampleApp::sleep).dispatch(Dispatch.VIRTUAL_THREADS);
         cfg.get("/cpu", ctx -> {
             int work = intParam(ctx, "work", CpuWork.MAX_WORK);
@@ -89,6 +98,18 @@ public final class ExampleApp {
         });
         cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
                 .use(Compression.defaults());
+    }
+
+    /** Reads the streamed body to its end, holding no more of it than one buffer. */
+    private static void countStream(Context ctx) throws java.io.IOException {
+        long n = 0;
+        byte[] buf = new byte[16 * 1024];
+        try (java.io.InputStream in = ctx.bodyAsStream()) {
+            for (int r; (r = in.read(buf)) >= 0; ) {
+                n += r;
+            }
+        }
+        ctx.text("received " + n + " bytes");
     }
 
     private static void sleep(Context ctx) {
@@ -160,6 +181,7 @@ public final class ExampleApp {
         System.out.println("  curl '" + base + "/users/42?active=true'");
         System.out.println("  curl -d 'hi there' -H 'Content-Type: text/plain' " + base + "/echo");
         System.out.println("  curl -i -d @README.md " + base + "/consume");
+        System.out.println("  curl --data-binary @README.md " + base + "/upload/stream");
         System.out.println("  curl " + base + "/health " + base + "/ready");
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");

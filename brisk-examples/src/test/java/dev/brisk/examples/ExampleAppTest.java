@@ -3,7 +3,9 @@ package dev.brisk.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.RawConnection;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -115,6 +117,31 @@ class ExampleAppTest {
         assertThat(json.headers().firstValue("Content-Encoding")).hasValue("deflate");
         assertThat(server.get("/static/").body()).contains("<title>Brisk static files</title>");
         assertThat(server.get("/static/%2e%2e/%2e%2e/etc/passwd").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void uploadTakesUpToSixteenMebibytesWhole() {
+        byte[] body = new byte[(int) ExampleApp.MAX_UPLOAD];
+        HttpResponse<byte[]> r = server.sendBytes("POST", "/upload", "application/octet-stream", body);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("received " + body.length + " bytes");
+        // only the heads: the limits answer before any of the body is sent
+        try (RawConnection c = server.raw()) {
+            c.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + (body.length + 1) + "\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(413);
+        }
+        try (RawConnection c = server.raw()) {
+            c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + (1024 * 1024 + 1) + "\r\n\r\n");
+            assertThat(c.read().status()).as("the other routes keep max-body-size").isEqualTo(413);
+        }
+    }
+
+    @Test
+    void uploadStreamReadsABodyOfAnySize() {
+        byte[] body = new byte[20 << 20];
+        HttpResponse<byte[]> r = server.sendBytes("POST", "/upload/stream", "application/octet-stream", body);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("received " + body.length + " bytes");
     }
 
     @Test

@@ -68,6 +68,7 @@ class LauncherUsageTest {
                 help("Usage: ./brisk bench --engines", "./brisk", "bench", "--engines", "--help"),
                 help("Usage: ./brisk bench --overload", "./brisk", "bench", "--overload", "--help"),
                 help("Usage: ./brisk bench --metrics-cost", "./brisk", "bench", "--metrics-cost", "-h"),
+                help("Usage: ./brisk bench --hostile-bodies", "./brisk", "bench", "--hostile-bodies", "--help"),
                 help("Usage: ./brisk bench --jmh", "./brisk", "bench", "--jmh", "--help"),
                 help("Usage: ./brisk bench --overload", "./brisk", "help", "bench", "--overload"),
                 help("Usage: ./brisk demo", "./brisk", "help", "demo"),
@@ -76,7 +77,8 @@ class LauncherUsageTest {
                 help("Usage: ./brisk bench --events", "bench/events.sh", "--help"),
                 help("Usage: ./brisk bench --engines", "bench/engines.sh", "--help"),
                 help("Usage: ./brisk bench --overload", "bench/overload.sh", "--help"),
-                help("Usage: ./brisk bench --metrics-cost", "bench/metrics-cost.sh", "--help"));
+                help("Usage: ./brisk bench --metrics-cost", "bench/metrics-cost.sh", "--help"),
+                help("Usage: ./brisk bench --hostile-bodies", "bench/hostile-bodies.sh", "--help"));
     }
 
     static Stream<Arguments> mistakes() {
@@ -106,6 +108,8 @@ class LauncherUsageTest {
                         "./brisk", "bench", "--metrics-cost", "--foo"),
                 mistake("brisk: unknown option --foo for 'bench --events'; see ./brisk bench --events --help",
                         "bench/events.sh", "--foo"),
+                mistake("brisk: --io must be nio or blocking for 'bench --hostile-bodies'; see ./brisk bench --hostile-bodies --help",
+                        "./brisk", "bench", "--hostile-bodies", "--io", "uring"),
                 mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "bench/harness.sh", "--foo"));
     }
 

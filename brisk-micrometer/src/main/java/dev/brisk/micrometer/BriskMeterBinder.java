@@ -39,6 +39,8 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.request.latency.buckets [brisk_request_latency_buckets_total]</td><td>counter</td><td>le (seconds, cumulative, +Inf)</td></tr>
  * <tr><td>brisk.parse.errors [brisk_parse_errors_total]</td><td>counter</td><td>kind</td></tr>
  * <tr><td>brisk.access.log.dropped [brisk_access_log_dropped_total]</td><td>counter</td><td></td></tr>
+ * <tr><td>brisk.body.memory.reserved [brisk_body_memory_reserved]</td><td>gauge (bytes)</td><td></td></tr>
+ * <tr><td>brisk.body.spool.reserved [brisk_body_spool_reserved]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.saturation.ratio [brisk_saturation_ratio]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.rejection.rate [brisk_rejection_rate]</td><td>gauge (shed requests per second)</td><td></td></tr>
  * <tr><td>brisk.needs.scaleout [brisk_needs_scaleout]</td><td>gauge (0 or 1)</td><td></td></tr>
@@ -126,6 +128,10 @@ public final class BriskMeterBinder implements MeterBinder {
         }
         counter(registry, "brisk.access.log.dropped", "access-log lines lost: the queue was full or the logger failed",
                 ServerMetrics::accessLogDropped, Tags.empty());
+        gauge(registry, "brisk.body.memory.reserved", "request-body memory reserved now, bytes (body-memory-budget)",
+                ServerMetrics::bodyMemoryReserved);
+        gauge(registry, "brisk.body.spool.reserved", "disk reserved by spooled request bodies now, bytes",
+                ServerMetrics::bodySpoolReserved);
         // routes are fixed once the app starts: one series per route template and status class
         for (String key : metrics.requestsByRoute().keySet()) {
             int space = key.indexOf(' ');

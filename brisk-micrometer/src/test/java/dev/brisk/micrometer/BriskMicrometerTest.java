@@ -153,7 +153,7 @@ class BriskMicrometerTest {
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
                 "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total",
-                "brisk_access_log_dropped_total");
+                "brisk_access_log_dropped_total", "brisk_body_memory_reserved", "brisk_body_spool_reserved");
     }
 
     @Test

@@ -191,6 +191,25 @@ class ConfigurationTest {
     }
 
     @Test
+    void aNegativeRouteBodyLimitIsRefusedWhereItIsDeclared() {
+        assertThatThrownBy(() -> Brisk.create(cfg -> cfg.post("/upload", ctx -> { }).maxBodySize(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBodySize");
+    }
+
+    @Test
+    void theBodyOptionsComeFromTheEnvironment() {
+        try (BriskTestServer s = BriskTestServer.start(cfg -> cfg.configSource(ConfigSource.of(Map.of(
+                "BRISK_BODY_MEMORY_BUDGET", "8MiB", "BRISK_BODY_SPOOL_THRESHOLD", "64KiB",
+                "BRISK_BODY_SPOOL_DISK", "0", "BRISK_BODY_SPOOL_DIR", "/var/tmp"), new Properties(), new Properties())))) {
+            ServerOptions o = s.app().options();
+            assertThat(o.bodyMemoryBudget()).isEqualTo(8L << 20);
+            assertThat(o.bodySpoolThreshold()).isEqualTo(64L << 10);
+            assertThat(o.bodySpoolDisk()).isZero();
+            assertThat(o.bodySpoolDir()).isEqualTo("/var/tmp");
+        }
+    }
+
+    @Test
     void configurationIsFrozenAfterCreate() {
         BriskConfig[] holder = new BriskConfig[1];
         Brisk app = Brisk.create(cfg -> holder[0] = cfg);

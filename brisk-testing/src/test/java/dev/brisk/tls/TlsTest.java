@@ -77,7 +77,7 @@ class TlsTest {
             cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
             options.accept(cfg);
             cfg.get("/hello", ctx -> ctx.text("hello"));
-            cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+            cfg.post("/echo", ctx -> ctx.bytes(ctx.body())).maxBodySize(8 << 20);
             cfg.get("/tls", ctx -> {
                 TlsInfo t = ctx.tls();
                 ctx.text(t == null ? "plain" : t.protocol() + " " + t.serverName() + " " + t.applicationProtocol()

@@ -289,4 +289,71 @@ class LimitsTest {
             assertRefused(c, 431);
         }
     }
+
+    // ---- a route's own body limit ------------------------------------------------------------
+
+    private static final int MIB = 1 << 20;
+
+    @Test
+    void theDefaultBodyLimitIsOneMebibyte() {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
+            byte[] body = new byte[MIB];
+            c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + MIB + "\r\n\r\n").send(body);
+            RawConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.bodyBytes()).hasSize(MIB);
+            c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + (MIB + 1) + "\r\n\r\n");
+            assertRefused(c, 413);
+        }
+    }
+
+    @Test
+    void aRouteMayRaiseTheBodyLimitForItselfOnly() {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().bodySpoolDisk(0); // held in memory: this is about the limit, not the spooling
+            cfg.post("/big", ctx -> ctx.text("n=" + ctx.body().length)).maxBodySize(4L * MIB);
+            Wire.routes().accept(cfg);
+        })) {
+            try (RawConnection c = t.raw()) {
+                c.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: " + 3 * MIB + "\r\n\r\n").send(new byte[3 * MIB]);
+                assertThat(c.read().body()).isEqualTo("n=" + 3 * MIB);
+                c.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: " + (4 * MIB + 1) + "\r\n\r\n");
+                assertRefused(c, 413);
+            }
+            try (RawConnection c = t.raw()) {
+                c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + 3 * MIB + "\r\n\r\n");
+                assertRefused(c, 413); // the other routes keep the server's limit
+            }
+        }
+    }
+
+    @Test
+    void aRouteMayLowerTheBodyLimitAlsoForChunkedBodies() {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.post("/small", ctx -> ctx.text("n=" + ctx.body().length)).maxBodySize(100);
+        })) {
+            try (RawConnection c = t.raw()) {
+                c.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n" + "s".repeat(100));
+                assertThat(c.read().body()).isEqualTo("n=100");
+                c.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n");
+                assertRefused(c, 413);
+            }
+            try (RawConnection c = t.raw()) {
+                c.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "50\r\n" + "a".repeat(80) + "\r\n" + "50\r\n" + "b".repeat(80) + "\r\n0\r\n\r\n");
+                assertRefused(c, 413);
+            }
+        }
+    }
+
+    @Test
+    void aBodyForNoRouteHasTheServersLimit() {
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().maxBodySize(1024);
+            Wire.routes().accept(cfg);
+        }); RawConnection c = t.raw()) {
+            c.send("POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 1025\r\n\r\n");
+            assertRefused(c, 413);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package dev.brisk.internal.engine;
 
 import dev.brisk.IoMode;
 import dev.brisk.ServerOptions;
+import dev.brisk.internal.body.BodyStore;
 import dev.brisk.internal.http1.Http1Shared;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.Acceptor;
@@ -54,6 +55,7 @@ public final class Server implements TransportHost {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     private final Http1Shared http1;
+    private final BodyStore bodies;
     private ServerSocketChannel channel;
     private IoLoop[] loops = new IoLoop[0];
     private BlockingEngine blocking;
@@ -77,7 +79,8 @@ public final class Server implements TransportHost {
         this.admission = max == 0 ? null : new AdmissionControl(
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
-        this.http1 = new Http1Shared(options, app, accessLog, admission);
+        this.bodies = new BodyStore(options);
+        this.http1 = new Http1Shared(options, app, accessLog, admission, bodies);
         // the key files are read now, so a mistake in them fails the app's creation, not its first client
         this.tls = options.tls().enabled()
                 ? new ServerTls(options.tls(), http1::open, tlsCounters, options.writeTimeout().toNanos()) : null;
@@ -101,6 +104,11 @@ public final class Server implements TransportHost {
     /** The access log, or null when it is off. */
     public AccessLog accessLog() {
         return accessLog;
+    }
+
+    /** Where request bodies live, and their budgets. */
+    public BodyStore bodies() {
+        return bodies;
     }
 
     /** The in-flight limit, or null when requests are not limited. */

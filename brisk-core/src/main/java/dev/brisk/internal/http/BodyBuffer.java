@@ -2,8 +2,8 @@ package dev.brisk.internal.http;
 
 import java.util.Arrays;
 
-/** A growable byte array with a hard limit; appending past it fails with 413. Not thread-safe. */
-public final class BodyBuffer {
+/** A growable byte array with a hard limit; appending past it fails with 413. For tests and benchmarks of the decoder. Not thread-safe. */
+public final class BodyBuffer implements BodySink {
     private final long limit;
     private byte[] bytes;
     private int size;
@@ -13,6 +13,7 @@ public final class BodyBuffer {
         this.bytes = new byte[(int) Math.max(16, Math.min(initial, limit))];
     }
 
+    @Override
     public void append(byte[] b, int off, int len) throws HttpParseException {
         ensureRoom(len);
         if (size + len > bytes.length) {
@@ -24,6 +25,7 @@ public final class BodyBuffer {
     }
 
     /** Fails with 413 at once when {@code more} bytes would not fit under the limit. */
+    @Override
     public void ensureRoom(long more) throws HttpParseException {
         if (size + more > limit) {
             throw new HttpParseException(413, "Request body is larger than " + limit + " bytes");

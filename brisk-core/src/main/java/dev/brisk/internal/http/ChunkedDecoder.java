@@ -42,7 +42,7 @@ public final class ChunkedDecoder {
      *
      * @return the offset after the last byte consumed; equals {@code end} unless the body ended first
      */
-    public int decode(byte[] b, int off, int end, BodyBuffer out) throws HttpParseException {
+    public int decode(byte[] b, int off, int end, BodySink out) throws HttpParseException {
         int i = off;
         while (i < end && state != DONE) {
             if (state == DATA) {

@@ -1,50 +1,86 @@
 package dev.brisk.internal.http1;
 
 import dev.brisk.ServerOptions;
-import dev.brisk.internal.http.BodyBuffer;
+import dev.brisk.internal.body.BodyStore;
+import dev.brisk.internal.body.BodyStream;
+import dev.brisk.internal.body.BodyWriter;
+import dev.brisk.internal.http.BodySink;
 import dev.brisk.internal.http.ChunkedDecoder;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.ops.ServerStats.ShedReason;
+import dev.brisk.internal.web.RequestBody;
 
 /**
- * Reads one request body into memory as its bytes arrive: a declared length, or chunks (decoded, to
- * the {@code max-body-size} limit). The buffer grows with the bytes received, so a declared length
- * alone never reserves memory. Loop thread only; one body at a time.
+ * Reads one request body as its bytes arrive, framed by a declared length or by chunks (decoded), into
+ * a {@link BodyWriter} (buffered: in memory, or spooled to a file, under the server's budgets) or into
+ * a {@link BodyStream}'s window (streamed: no more than the window has room for at a time). Loop
+ * thread only; one body at a time.
  */
 final class BodyReader {
     private final ServerOptions options;
+    private final BodyWriter writer;
     private ChunkedDecoder chunks;
     private long remaining;
-    private BodyBuffer body;
+    private BodySink sink;
+    private BodyStream stream;
 
-    BodyReader(ServerOptions options) {
+    BodyReader(ServerOptions options, BodyStore bodies) {
         this.options = options;
+        this.writer = new BodyWriter(bodies);
     }
 
-    /** Starts reading the body {@code parser}'s head announced. */
-    void begin(RequestParser parser) {
+    /**
+     * Starts buffering the body {@code parser}'s head announced, reserving what a declared length needs.
+     *
+     * @return null when it may be read, else the budget that refuses it (nothing is held then)
+     * @throws HttpParseException 500 when it cannot be stored
+     */
+    ShedReason begin(RequestParser parser, long limit) throws HttpParseException {
+        stream = null;
+        ShedReason refused = writer.begin(parser.chunked() ? -1 : parser.contentLength(), limit);
+        if (refused == null) {
+            frame(parser, writer);
+        }
+        return refused;
+    }
+
+    /** Starts streaming the body {@code parser}'s head announced into {@code s}. */
+    void beginStream(RequestParser parser, BodyStream s) {
+        stream = s;
+        frame(parser, s);
+    }
+
+    private void frame(RequestParser parser, BodySink to) {
+        sink = to;
         if (parser.chunked()) {
             chunks = new ChunkedDecoder(options.maxChunkExtension(), options.maxHeaderSize());
-            body = new BodyBuffer(options.maxBodySize(), 1024);
         } else {
+            chunks = null;
             remaining = parser.contentLength();
-            body = new BodyBuffer(remaining, (int) Math.min(remaining, 16 * 1024));
         }
     }
 
     /**
-     * Takes body bytes from {@code a[from..end)}: returns where the unconsumed bytes start (the next
-     * request's, once the body is {@link #done}).
+     * Takes body bytes from {@code a[from..end)} (for a stream, as many as its window has room for):
+     * returns where the unconsumed bytes start (the next request's, once the body is {@link #done}).
      *
-     * @throws HttpParseException on bad chunk framing or a body over the limit
+     * @throws HttpParseException on bad chunk framing, a body over the limit, a budget spent (503)
      */
     int read(byte[] a, int from, int end) throws HttpParseException {
+        if (stream != null && end > from) {
+            int room = stream.room();
+            if (room == 0) {
+                return from;
+            }
+            end = (int) Math.min(end, (long) from + room);
+        }
         if (chunks != null) {
-            return end > from ? chunks.decode(a, from, end, body) : from;
+            return end > from ? chunks.decode(a, from, end, sink) : from;
         }
         int n = (int) Math.min(remaining, end - from);
         if (n > 0) {
-            body.append(a, from, n); // cannot fail: the limit is the declared length
+            sink.append(a, from, n);
             remaining -= n;
         }
         return from + Math.max(n, 0);
@@ -54,17 +90,37 @@ final class BodyReader {
         return chunks != null ? chunks.done() : remaining <= 0;
     }
 
-    /** The whole body, once {@link #done}; the reader is idle afterwards. */
-    byte[] take() {
-        byte[] b = body.toArray();
-        body = null;
-        chunks = null;
+    /** Whether reading waits for the handler to empty the stream's window. */
+    boolean starved() {
+        return stream != null && !done() && stream.room() == 0;
+    }
+
+    /**
+     * The whole body, once {@link #done}: a buffered one handed over to the caller, or the stream; the
+     * reader is idle afterwards.
+     *
+     * @throws HttpParseException 500 when a spooled body cannot be closed
+     */
+    RequestBody take() throws HttpParseException {
+        RequestBody b = stream != null ? stream : writer.finish();
+        idle();
         return b;
     }
 
-    /** Drops a body being read (refused, or the connection closed). */
+    /** Why the last buffered body was refused with 503, or null. */
+    ShedReason refusal() {
+        return writer.refusal();
+    }
+
+    /** Drops a body being read (refused, abandoned, or the connection closed); a stream is its owner's to end. */
     void abort() {
-        body = null;
+        writer.abort();
+        idle();
+    }
+
+    private void idle() {
+        sink = null;
         chunks = null;
+        stream = null;
     }
 }

@@ -77,6 +77,12 @@ final class Deadlines {
         }
     }
 
+    /** Body reading waits for the handler to take bytes: no deadline until {@link #bodyRead} again. */
+    void paused() {
+        at = wire.clock() + (1L << 62); // passed() stays false: "now - at" cannot overflow this way
+        wire.noDeadline();
+    }
+
     /** A handler has the request: its time is not limited here. */
     void none() {
         wire.noDeadline();

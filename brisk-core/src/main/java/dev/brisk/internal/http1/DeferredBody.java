@@ -1,7 +1,7 @@
 package dev.brisk.internal.http1;
 
 import dev.brisk.ClientDisconnectedException;
-import dev.brisk.HttpException;
+import dev.brisk.internal.web.RequestBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,6 +21,11 @@ import java.util.concurrent.ExecutionException;
  *                               └──answered without asking──▶ unread (close after the answer)
  * </pre>
  *
+ * <p>A streamed body ({@code Route.streamBody}) with {@code Expect: 100-continue} goes the same way,
+ * asked for by the handler's first read of its stream (no future then: the stream waits). A buffered
+ * body is reserved against the server's budgets before "100 Continue": one that does not fit fails the
+ * handler's wait with 503 and the body is never sent.
+ *
  * <p>Loop thread only; the handler waits on the future it hands in.
  */
 final class DeferredBody {
@@ -30,7 +35,7 @@ final class DeferredBody {
     private boolean pending;
     /** "100 Continue" is being written: a response now means the handler gave up on the body. */
     private boolean continuing;
-    private CompletableFuture<byte[]> waiter;
+    private CompletableFuture<RequestBody> waiter;
 
     /** A new request: deferred or not. */
     void reset(boolean deferred) {
@@ -47,7 +52,7 @@ final class DeferredBody {
     }
 
     /** The handler asked: {@code f} completes with the body; "100 Continue" goes out next. */
-    void requested(CompletableFuture<byte[]> f) {
+    void requested(CompletableFuture<RequestBody> f) {
         waiter = f;
         continuing = true;
     }
@@ -58,7 +63,7 @@ final class DeferredBody {
     }
 
     /** The body for the handler waiting on {@code f}, or what went wrong as an unchecked exception. */
-    static byte[] join(Http1Channel channel, CompletableFuture<byte[]> f) {
+    static RequestBody join(Http1Channel channel, CompletableFuture<RequestBody> f) {
         try {
             return channel.await(f); // the body-read timeout, a failure or a close always completes f
         } catch (ExecutionException e) {
@@ -77,27 +82,27 @@ final class DeferredBody {
         return CONTINUE_BYTES.duplicate();
     }
 
-    void delivered(byte[] body) {
-        CompletableFuture<byte[]> f = waiter;
+    void delivered(RequestBody body) {
+        CompletableFuture<RequestBody> f = waiter;
         waiter = null;
         if (f != null) {
             f.complete(body);
         }
     }
 
-    /** Reading failed: the handler's wait fails with {@code status}; a later ask must not read again. */
-    void failed(int status, String message) {
+    /** Reading failed or was refused: the handler's wait fails with {@code e}; a later ask must not read again. */
+    void failed(RuntimeException e) {
         pending = false;
-        CompletableFuture<byte[]> f = waiter;
+        CompletableFuture<RequestBody> f = waiter;
         waiter = null;
         if (f != null) {
-            f.completeExceptionally(new HttpException(status, message));
+            f.completeExceptionally(e);
         }
     }
 
     /** The connection closed: a waiting handler learns the client is gone. */
     void closed() {
-        CompletableFuture<byte[]> f = waiter;
+        CompletableFuture<RequestBody> f = waiter;
         waiter = null;
         if (f != null) {
             f.completeExceptionally(new ClientDisconnectedException(

@@ -12,11 +12,15 @@ import java.util.List;
 
 /**
  * The answers the engine gives itself, before or instead of a handler: a request shed by load control
- * (503 + Retry-After) and a request refused while parsed or read (400, 408, 413, 431, 500 ...). Both
+ * or because its body does not fit the server's body budgets (503 + Retry-After) and a request refused while parsed or read (400, 408, 413, 431, 500 ...). Both
  * are short plain-text answers, counted, recorded and framed by one path. Loop thread only.
  */
 final class ErrorAnswers {
     static final byte[] SHED_BODY = "Service Unavailable: too many requests in flight, retry shortly\n"
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MEMORY_BODY = (shedMessage(ServerStats.ShedReason.BODY_MEMORY) + "\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DISK_BODY = (shedMessage(ServerStats.ShedReason.BODY_DISK) + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
 
@@ -32,15 +36,26 @@ final class ErrorAnswers {
         this.echoIds = echoIds;
     }
 
+    /** What a 503 for a request shed for {@code reason} says. */
+    static String shedMessage(ServerStats.ShedReason reason) {
+        return switch (reason) {
+            case BODY_MEMORY -> "Service Unavailable: no request-body memory free, retry shortly";
+            case BODY_DISK -> "Service Unavailable: no disk free for request bodies, retry shortly";
+            default -> "Service Unavailable: too many requests in flight, retry shortly";
+        };
+    }
+
     /** The 503 for a request shed before its handler ({@code ex}: its exchange, routed). */
     ByteBuffer shed(Exchange ex, ServerStats.ShedReason reason, boolean closeAfter) {
         wire.counters().shed(reason);
         String id = echoIds ? ex.requestId() : null;
-        recorder.responded(Recorder.SHED, 503, ex, null, id, SHED_BODY.length);
+        byte[] body = reason == ServerStats.ShedReason.BODY_MEMORY ? MEMORY_BODY
+                : reason == ServerStats.ShedReason.BODY_DISK ? DISK_BODY : SHED_BODY;
+        recorder.responded(Recorder.SHED, 503, ex, null, id, body.length);
         int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
         return answer(503, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id),
-                SHED_BODY, connection);
+                body, connection);
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.brisk.internal.http1;
 
+import dev.brisk.HttpException;
 import dev.brisk.ServerOptions;
+import dev.brisk.internal.body.BodyStream;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http.RequestParser;
 import dev.brisk.internal.ops.ServerStats;
@@ -8,7 +10,9 @@ import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Upgrade;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.App;
+import dev.brisk.internal.web.BodyUnavailableException;
 import dev.brisk.internal.web.Exchange;
+import dev.brisk.internal.web.RequestBody;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +43,14 @@ import java.util.concurrent.CompletableFuture;
  *                  response written, upgrade ──▶ (the Upgrade's protocol takes the wire)
  *   any ──▶ CLOSED: end of stream (after answering every complete request), I/O error, timeout, close()
  * </pre>
+ *
+ * <p>Bodies: entering READ_BODY first reserves what the body needs against the server's budgets (its
+ * declared length of memory, or of spool disk past {@code body-spool-threshold}; a chunked body as it
+ * grows); a budget that cannot take it answers 503 + Retry-After (shed, closing after) instead, the
+ * route's limit 413. A route that streams its body enters READ_BODY with its handler already
+ * dispatched (after "100 Continue" once the handler reads, if the client waits for it): reading pauses,
+ * with no deadline, while the stream's window is full, and resumes when the handler has read; a response
+ * before the body is whole leaves the rest unread (READ_BODY ──▶ HANDLING, closing after).
  *
  * <p>Threads: every method runs on the wire's loop thread, except {@link #gone} and {@link #execute}.
  *
@@ -75,6 +87,8 @@ final class Http1Connection implements Protocol {
     private boolean advancing;
     /** The drain found this connection idle and gave it {@code drain-grace} to receive a last request. */
     private boolean graceGiven;
+    /** The current request's body limit: its route's, or the server's. */
+    private long bodyLimit;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -90,7 +104,7 @@ final class Http1Connection implements Protocol {
         this.echoIds = opts.requestIds();
         this.deadlines = new Deadlines(wire, opts);
         InboundBytes input = new InboundBytes(wire.inPool(), opts.maxRequestLine() + opts.maxHeaderSize() + 1024);
-        this.reader = new RequestReader(wire, input, parser, new BodyReader(opts), deadlines);
+        this.reader = new RequestReader(wire, input, parser, new BodyReader(opts, shared.bodies), deadlines);
         this.gate = new AdmissionGate(shared.admission);
         this.output = new Output(wire, this, opts.writeTimeout().toNanos(), responseWritten, batchWritten);
         this.recorder = new Recorder(wire, shared.accessLog, input, parser);
@@ -203,6 +217,13 @@ final class Http1Connection implements Protocol {
         Exchange exchange = channel.begin(reader, parser.hasBody() && parser.expectContinue());
         gate.newRequest();
         shared.app.route(exchange);
+        if (parser.hasBody()) {
+            bodyLimit = shared.bodyLimit(exchange);
+            if (!parser.chunked() && parser.contentLength() > bodyLimit) {
+                refuse(413, "Request body is larger than " + bodyLimit + " bytes"); // before any of it is read
+                return false;
+            }
+        }
         if (parser.hasBody() || !(wire.blocking() || exchange.runsOnCallingThread())) {
             // it outlives this call: reading its body, or on another thread, the buffer moves on
             exchange.own();
@@ -243,10 +264,17 @@ final class Http1Connection implements Protocol {
         }
     }
 
-    /** Reads the body if there is one (and it is not deferred), else hands the request to its handler. */
+    /**
+     * Reads the body if there is one (and it is not deferred), else hands the request to its handler; a
+     * streamed body is read while its handler runs.
+     */
     private void proceed() {
+        if (parser.hasBody() && channel.streamsBody()) {
+            startStream();
+            return;
+        }
         if (parser.hasBody() && !channel.bodyDeferred()) {
-            beginBody();
+            startBody();
             return;
         }
         toHandling();
@@ -254,22 +282,78 @@ final class Http1Connection implements Protocol {
         channel.dispatch();
     }
 
+    /** Reserves what the body needs and reads it; a budget that cannot take it answers 503 at once. */
+    private void startBody() {
+        ServerStats.ShedReason refused;
+        try {
+            refused = reader.beginBody(bodyLimit);
+        } catch (HttpParseException e) {
+            refuse(e.status(), e.getMessage());
+            return;
+        }
+        if (refused != null) {
+            shedBody(refused);
+            return;
+        }
+        beginBody();
+    }
+
+    /**
+     * Hands the request to its handler with a stream its body is read into as the handler takes it
+     * (after "100 Continue", once the handler first reads, if the client waits for it).
+     */
+    private void startStream() {
+        BodyStream s = channel.openBodyStream(shared.bodies, bodyLimit);
+        if (s == null) {
+            shedBody(ServerStats.ShedReason.BODY_MEMORY);
+            return;
+        }
+        reader.beginStream(s);
+        if (channel.bodyDeferred()) {
+            toHandling();
+        } else {
+            beginBody(); // before the handler runs: on a blocking loop it runs right here, reading
+        }
+        gate.dispatched();
+        channel.dispatch();
+    }
+
+    /**
+     * The handler asked for its deferred (buffered) body: reserves what it needs. Null when it may be
+     * read, else what the handler's wait fails with (the connection closes after the answer).
+     */
+    RuntimeException prepareDeferredBody() {
+        ServerStats.ShedReason refused;
+        try {
+            refused = reader.beginBody(bodyLimit);
+        } catch (HttpParseException e) {
+            closeAfter = true;
+            return new HttpException(e.status(), e.getMessage());
+        }
+        if (refused != null) {
+            closeAfter = true;
+            wire.counters().shed(refused);
+            return new BodyUnavailableException(ErrorAnswers.shedMessage(refused));
+        }
+        return null;
+    }
+
     private void toHandling() {
         state = HANDLING;
         deadlines.none();
     }
 
+    /** Body reading is set up: read it. */
     private void beginBody() {
         state = READ_BODY;
         if (!inputClosed) {
             wire.readInterest(true); // may be off: the buffer filled while waiting
         }
         deadlines.bodyRead();
-        reader.beginBody();
     }
 
     private boolean stepBody() {
-        byte[] body;
+        RequestBody body;
         try {
             body = reader.readBody();
         } catch (HttpParseException e) {
@@ -277,6 +361,11 @@ final class Http1Connection implements Protocol {
             return false;
         }
         if (body == null) {
+            if (reader.bodyStarved()) {
+                // the stream's window is full: the client waits until its handler reads (no timeout meanwhile)
+                wire.readInterest(false);
+                deadlines.paused();
+            }
             return false;
         }
         toHandling();
@@ -286,15 +375,30 @@ final class Http1Connection implements Protocol {
     }
 
     private void bodyFailed(HttpParseException e) {
-        if (channel.bodyDeferred()) {
+        ServerStats.ShedReason refused = e.status() == 503 ? reader.bodyRefusal() : null;
+        if (channel.handlerWaitsForBody()) {
             toHandling();
             closeAfter = true;
             reader.abortBody();
             wire.readInterest(false);
-            channel.deferredBodyFailed(e.status(), e.getMessage());
+            if (refused != null) {
+                wire.counters().shed(refused);
+            }
+            channel.bodyFailed(refused != null ? new BodyUnavailableException(e.getMessage())
+                    : new HttpException(e.status(), e.getMessage()));
+        } else if (refused != null) {
+            shedBody(refused);
         } else {
             refuse(e.status(), e.getMessage());
         }
+    }
+
+    /** A body its budget cannot take: 503 + Retry-After before its handler, closing after (it is unread). */
+    private void shedBody(ServerStats.ShedReason reason) {
+        gate.releaseUndispatched();
+        reader.abortBody();
+        closeAfter = true;
+        shed(reason);
     }
 
     /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
@@ -337,6 +441,27 @@ final class Http1Connection implements Protocol {
     void readBody() {
         beginBody();
         advance();
+    }
+
+    /** A streamed body's reader made room in its window (or waits for bytes): read on, if reading it. */
+    void resumeBody() {
+        if (state == READ_BODY) {
+            if (!inputClosed) {
+                wire.readInterest(true);
+            }
+            deadlines.bodyRead();
+            advance();
+        }
+    }
+
+    /** The handler answered before its streamed body was whole: it is not read any more, and the connection closes after. */
+    void abandonBody() {
+        closeAfter = true;
+        if (state == READ_BODY) {
+            reader.abortBody();
+            toHandling();
+            wire.readInterest(false);
+        }
     }
 
     /** A handler has the request (its answer may come). */

@@ -1,12 +1,15 @@
 package dev.brisk.internal.http1;
 
 import dev.brisk.Method;
+import dev.brisk.internal.body.BodyStream;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http.MethodNames;
 import dev.brisk.internal.http.RequestParser;
+import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.ExchangeOwner;
+import dev.brisk.internal.web.RequestBody;
 import java.io.IOException;
 
 /**
@@ -97,19 +100,39 @@ final class RequestReader {
         String method = MethodNames.of(a, headStart + parser.methodStart(), headStart + parser.methodEnd());
         return new Exchange(owner, a, headStart, parser.headEnd(), parser.fields(), parser.fieldCount(), method,
                 Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(),
-                parser.version() == RequestParser.HTTP_1_1, null, deferred);
+                parser.version() == RequestParser.HTTP_1_1, deferred);
     }
 
-    /** Starts reading the body the last head announced. */
-    void beginBody() {
-        body.begin(parser);
+    /**
+     * Starts buffering the body the last head announced, under {@code limit}.
+     *
+     * @return null when it may be read, else the budget that refuses it
+     * @throws HttpParseException 500 when it cannot be stored
+     */
+    ServerStats.ShedReason beginBody(long limit) throws HttpParseException {
+        return body.begin(parser, limit);
     }
 
-    /** The whole body once it is buffered, else null (more bytes needed). */
-    byte[] readBody() throws HttpParseException {
+    /** Starts streaming the body the last head announced into {@code s}. */
+    void beginStream(BodyStream s) {
+        body.beginStream(parser, s);
+    }
+
+    /** The whole body once it is read (a buffered one handed over to the caller), else null (more bytes needed). */
+    RequestBody readBody() throws HttpParseException {
         int end = input.buf == null ? input.start : input.buf.position();
         input.start = body.read(input.buf == null ? null : input.buf.array(), input.start, end);
         return body.done() ? body.take() : null;
+    }
+
+    /** Whether body reading waits for its handler to take bytes from the stream's window. */
+    boolean bodyStarved() {
+        return body.starved();
+    }
+
+    /** Why the last buffered body was refused with 503, or null. */
+    ServerStats.ShedReason bodyRefusal() {
+        return body.refusal();
     }
 
     /** Drops a body being read. */

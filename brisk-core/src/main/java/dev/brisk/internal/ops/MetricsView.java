@@ -6,17 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
 
-/** {@link ServerMetrics} over the engine's {@link ServerStats} and its {@link AdmissionControl}. */
+/** {@link ServerMetrics} over the engine's {@link ServerStats}, its {@link AdmissionControl} and its body budgets. */
 public final class MetricsView implements ServerMetrics {
     private final ServerStats stats;
     private final AdmissionControl admission;
     private final IntSupplier activeConnections;
     private final List<dev.brisk.internal.routing.CompiledRoute> routes;
     private final AccessLog accessLog;
+    private final dev.brisk.internal.body.BodyStore bodies;
 
     /** @param accessLog the access log, or null when it is off */
     public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections,
-                       List<dev.brisk.internal.routing.CompiledRoute> routes, AccessLog accessLog) {
+                       List<dev.brisk.internal.routing.CompiledRoute> routes, AccessLog accessLog,
+                       dev.brisk.internal.body.BodyStore bodies) {
+        this.bodies = bodies;
         this.routes = routes;
         this.accessLog = accessLog;
         this.stats = stats;
@@ -42,6 +45,8 @@ public final class MetricsView implements ServerMetrics {
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }
     @Override public long accessLogDropped() { return accessLog == null ? 0 : accessLog.dropped(); }
+    @Override public long bodyMemoryReserved() { return bodies.memory().reserved(); }
+    @Override public long bodySpoolReserved() { return bodies.disk().reserved(); }
 
     @Override
     public Map<String, long[]> requestsByRoute() {

@@ -23,7 +23,11 @@ public final class ServerStats {
         /** It waited in the queue longer than the queue timeout. */
         QUEUE_TIMEOUT,
         /** No connection thread came free in time (blocking engine on platform threads). */
-        THREAD_LIMIT;
+        THREAD_LIMIT,
+        /** The request-body memory budget could not take its body ({@code body-memory-budget}). */
+        BODY_MEMORY,
+        /** The spool disk budget could not take its body ({@code body-spool-disk}). */
+        BODY_DISK;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

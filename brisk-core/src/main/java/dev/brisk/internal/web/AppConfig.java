@@ -68,6 +68,8 @@ public final class AppConfig implements BriskConfig {
         final List<Middleware> own = new ArrayList<>();
         Dispatch dispatch;
         boolean neverShed;
+        long maxBodySize = CompiledRoute.SERVER_LIMIT;
+        boolean streamBody;
         /** Served as is: no app middleware, no before filters (like a fast-static route). */
         boolean bare;
         /** Its body is bound from JSON before the handler runs: the app needs a codec. */
@@ -95,6 +97,21 @@ public final class AppConfig implements BriskConfig {
         @Override
         public Route neverShed() {
             this.neverShed = true;
+            return this;
+        }
+
+        @Override
+        public Route maxBodySize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxBodySize must be 0 or more: " + bytes);
+            }
+            this.maxBodySize = bytes;
+            return this;
+        }
+
+        @Override
+        public Route streamBody() {
+            this.streamBody = true;
             return this;
         }
     }
@@ -237,6 +254,18 @@ public final class AppConfig implements BriskConfig {
             @Override
             public Route neverShed() {
                 specs.forEach(RouteSpec::neverShed);
+                return this;
+            }
+
+            @Override
+            public Route maxBodySize(long bytes) {
+                specs.forEach(r -> r.maxBodySize(bytes));
+                return this;
+            }
+
+            @Override
+            public Route streamBody() {
+                specs.forEach(RouteSpec::streamBody);
                 return this;
             }
         };
@@ -401,7 +430,8 @@ public final class AppConfig implements BriskConfig {
                 h = chains.route(mw, r.handler);
             }
             Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
-            CompiledRoute compiled = new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed);
+            CompiledRoute compiled = new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed,
+                    r.maxBodySize, r.streamBody);
             router.add(compiled);
             if (mw != null && mw.size() > middleware.size()) {
                 guarded.put(compiled, mw);

@@ -39,6 +39,7 @@ final class ChainRunner {
             // the answer goes out as it is: uncompressed is still right
             System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "compressing a response failed", e);
         }
+        ex.releaseBody(); // the handler is done with it; the connection holds it until the response is out
         ex.owner().complete(ex);
     }
 }

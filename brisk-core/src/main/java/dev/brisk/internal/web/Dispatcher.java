@@ -7,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Decides where a routed exchange's chain runs: on the calling I/O thread, on a virtual thread or on
  * the worker pool, per its route's {@link Dispatch}; a request still waiting for its
- * {@code 100-continue} body never blocks an event loop. An executor that refuses the task answers
+ * {@code 100-continue} body, or whose route streams its body, never blocks an event loop. An executor that refuses the task answers
  * 503. Called on the I/O thread; the executors are set once by the server at start.
  */
 final class Dispatcher {
@@ -27,7 +27,7 @@ final class Dispatcher {
     /** Runs {@code ex}'s chain on its route's dispatch. */
     void dispatch(Exchange ex) {
         Dispatch dispatch = ex.dispatchMode();
-        if (dispatch == Dispatch.EVENT_LOOP && ex.bodyDeferred()) {
+        if (dispatch == Dispatch.EVENT_LOOP && (ex.bodyDeferred() || ex.streamsBody())) {
             dispatch = Dispatch.VIRTUAL_THREADS; // it will block waiting for its body
         }
         switch (dispatch) {

@@ -61,6 +61,9 @@ final class ExceptionMapping {
         }
         if (t instanceof HttpException he) {
             ErrorBodies.answer(ex, he.status(), he.getMessage());
+            if (he instanceof BodyUnavailableException) {
+                ex.header("Retry-After", "1");
+            }
             return;
         }
         if (t instanceof MissingJsonCodec) {

@@ -1,5 +1,6 @@
 package dev.brisk.internal.web;
 
+import dev.brisk.ClientDisconnectedException;
 import dev.brisk.Context;
 import dev.brisk.Dispatch;
 import dev.brisk.Handler;
@@ -61,6 +62,10 @@ public final class Exchange extends ResponseState {
     private String query;
     private final boolean http11;
     private final boolean bodyDeferred;
+    /** The body as the engine handed it over (before dispatch; for a deferred body, when asked for). */
+    private RequestBody requestBody;
+    /** Whether the handler holds {@link #requestBody} (from its first use of the body until it returns). */
+    private boolean bodyHeld;
     private byte[] body;
     private String path;
     private String requestId;
@@ -85,7 +90,7 @@ public final class Exchange extends ResponseState {
      */
     public Exchange(ExchangeOwner owner, byte[] head, int base, int headLength, int[] fields, int fieldCount,
                     String method, Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
-                    byte[] body, boolean bodyDeferred) {
+                    boolean bodyDeferred) {
         this.owner = owner;
         this.head = head;
         this.base = base;
@@ -99,7 +104,6 @@ public final class Exchange extends ResponseState {
         this.pathEnd = pathEnd;
         this.targetEnd = targetEnd;
         this.http11 = http11;
-        this.body = body;
         this.bodyDeferred = bodyDeferred;
     }
 
@@ -131,9 +135,22 @@ public final class Exchange extends ResponseState {
         }
     }
 
-    /** Sets the request body once it has been read (before dispatch). */
-    public void setBody(byte[] body) {
-        this.body = body;
+    /** Sets the request body, read or being streamed, before dispatch; the connection keeps its own hold. */
+    public void setBody(RequestBody body) {
+        this.requestBody = body;
+    }
+
+    /** The handler is done: it lets go of the body if it used it. The handler's thread, once. */
+    public void releaseBody() {
+        if (bodyHeld) {
+            bodyHeld = false;
+            requestBody.release();
+        }
+    }
+
+    /** Whether the route reads its body as a stream ({@code Route.streamBody}). */
+    public boolean streamsBody() {
+        return route != null && route.streamBody();
     }
 
     public Method methodEnum() {
@@ -165,7 +182,7 @@ public final class Exchange extends ResponseState {
 
     /** Whether {@link App#dispatch} runs this exchange's chain on the calling (I/O) thread, to the end. */
     public boolean runsOnCallingThread() {
-        return dispatchMode == Dispatch.EVENT_LOOP && !bodyDeferred;
+        return dispatchMode == Dispatch.EVENT_LOOP && !bodyDeferred && !streamsBody();
     }
 
     /** Whether the concurrency limit must let this request through (its route says so). */
@@ -175,7 +192,7 @@ public final class Exchange extends ResponseState {
 
     /** Whether the request had a deferred body that nobody read (the connection must then close). */
     public boolean deferredBodyUnread() {
-        return bodyDeferred && body == null;
+        return bodyDeferred && requestBody == null;
     }
 
     // ---- app-facing: routing, dispatch, error answers ----
@@ -326,22 +343,46 @@ public final class Exchange extends ResponseState {
         return m;
     }
 
-    @Override
-    public byte[] body() {
-        byte[] b = body;
-        if (b == null) {
+    /**
+     * The body, held by the handler from here until it returns: the one handed over, or for a deferred
+     * body the one read now. Null when the request has none.
+     */
+    private RequestBody heldBody() {
+        RequestBody rb = requestBody;
+        if (bodyHeld) {
+            return rb;
+        }
+        if (rb == null) {
             if (!bodyDeferred) {
-                return NO_BODY;
+                return null;
             }
             if (rare != null && rare.bodyFailure != null) {
                 throw rare.bodyFailure; // asking again gives the same answer, never a second read
             }
             try {
-                b = owner.awaitDeferredBody(this);
+                rb = owner.awaitDeferredBody(this);
             } catch (RuntimeException e) {
                 rare().bodyFailure = e;
                 throw e;
             }
+            requestBody = rb;
+        }
+        if (!rb.retain()) {
+            throw new ClientDisconnectedException("client closed the connection: the request body is gone");
+        }
+        bodyHeld = true;
+        return rb;
+    }
+
+    @Override
+    public byte[] body() {
+        byte[] b = body;
+        if (b == null) {
+            RequestBody rb = heldBody();
+            if (rb == null) {
+                return NO_BODY;
+            }
+            b = rb.bytes();
             body = b;
         }
         return b;
@@ -354,7 +395,12 @@ public final class Exchange extends ResponseState {
 
     @Override
     public InputStream bodyAsStream() {
-        return new ByteArrayInputStream(body());
+        byte[] b = body;
+        if (b != null) {
+            return new ByteArrayInputStream(b);
+        }
+        RequestBody rb = heldBody();
+        return rb == null ? new ByteArrayInputStream(NO_BODY) : rb.stream();
     }
 
     // ---- JSON binding: JsonBodies ----

@@ -4,9 +4,10 @@ package dev.brisk.internal.web;
 public interface ExchangeOwner {
     /**
      * The body of a request sent with {@code Expect: 100-continue}: sends {@code 100 Continue}, waits
-     * for the body and returns it. Called at most once, from the handler's thread, never the I/O thread.
+     * for the body and returns it (held by the connection: the caller takes its own hold). Called at most
+     * once, from the handler's thread, never the I/O thread.
      */
-    byte[] awaitDeferredBody(Exchange exchange);
+    RequestBody awaitDeferredBody(Exchange exchange);
 
     /** The handler chain has finished; write the response. Callable from any thread, once. */
     void complete(Exchange exchange);

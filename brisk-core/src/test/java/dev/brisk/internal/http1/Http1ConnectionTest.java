@@ -37,7 +37,6 @@ class Http1ConnectionTest {
     private final ExecutorService handlers = Executors.newSingleThreadExecutor();
     private MemoryWire wire;
     private Http1Connection conn;
-
     private Http1Shared shared;
 
     @AfterEach
@@ -286,6 +285,72 @@ class Http1ConnectionTest {
         wire.feed("GET /hello HTTP/1.1\r\n\r\n").turn();
         assertThat(echoed.toString(StandardCharsets.ISO_8859_1)).isEqualTo("pingGET /hello HTTP/1.1\r\n\r\n");
         assertThat(wire.output()).endsWith("switchingpingGET /hello HTTP/1.1\r\n\r\n");
+    }
+
+    @Test
+    void anUpgradeAfterARequestWithABodyGivesItsMemoryBack() {
+        AtomicReference<Http1Connection> self = new AtomicReference<>();
+        ByteArrayOutputStream echoed = new ByteArrayOutputStream();
+        Upgrade toEcho = (w, buffered) -> new Echo(w, buffered, echoed);
+        start(cfg -> cfg.route(Method.POST, "/switch", ctx -> {
+            self.get().channel().upgradeAfter((Exchange) ctx, toEcho);
+            ctx.text("switching " + ctx.body().length);
+        }).dispatch(Dispatch.EVENT_LOOP));
+        self.set(conn);
+        wire.feed("POST /switch HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello").turn();
+        assertThat(wire.output()).startsWith("HTTP/1.1 200 OK").endsWith("switching 5");
+        assertThat(wire.protocol).isInstanceOf(Echo.class);
+        assertThat(shared.bodies.memory().reserved()).isZero();
+    }
+
+    @Test
+    void aBodyIsReservedWhileItIsReadAndGivenBackWhenTheConnectionCloses() {
+        start(cfg -> cfg.route(Method.POST, "/upload", ctx -> ctx.text("n=" + ctx.body().length))
+                .dispatch(Dispatch.EVENT_LOOP));
+        wire.feed("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(10)).turn();
+        assertThat(shared.bodies.memory().reserved()).as("the declared length, before the body is read").isEqualTo(1000);
+        conn.close();
+        assertThat(shared.bodies.memory().reserved()).isZero();
+    }
+
+    @Test
+    void aStreamedBodyPausesReadingWithoutADeadlineWhileItsWindowIsFull() throws InterruptedException {
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        start(cfg -> cfg.route(Method.POST, "/count", ctx -> {
+            gate.await();
+            ctx.text("n=" + ctx.bodyAsStream().readAllBytes().length);
+        }).streamBody());
+        int length = 200 * 1024;
+        wire.feed("POST /count HTTP/1.1\r\nHost: t\r\nContent-Length: " + length + "\r\n\r\n");
+        for (int i = 0; i < 50; i++) {
+            wire.feed("x".repeat(length / 50)); // all of it sent; the socket holds what is not read
+        }
+        for (int i = 0; i < 50; i++) {
+            wire.turn();
+        }
+        assertThat(wire.readInterest).as("reading paused: the window is full").isFalse();
+        assertThat(wire.hasDeadline).as("no body timeout while the handler does not read").isFalse();
+        assertThat(shared.bodies.memory().reserved()).isEqualTo(dev.brisk.internal.body.BodyStream.WINDOW);
+        wire.advanceClock(ServerOptions.builder().build().bodyReadTimeout().toNanos() * 2);
+        assertThat(wire.output()).as("no 408").isEmpty();
+        gate.countDown();
+        wire.turnUntil(() -> wire.output().endsWith("n=" + length));
+        assertThat(wire.readInterest).isTrue();
+        wire.turnUntil(() -> shared.bodies.memory().reserved() == 0);
+    }
+
+    @Test
+    void aStreamedBodyIsReadOnABlockingLoopByTheHandlersOwnThread() {
+        start(cfg -> cfg.route(Method.POST, "/count", ctx -> ctx.text("n=" + ctx.bodyAsStream().readAllBytes().length))
+                .streamBody(), ServerOptions.builder().build(), null, true);
+        // everything is here before the handler runs: it reads it through the connection, on this thread
+        wire.feed("POST /count HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for (int i = 0; i < 20; i++) {
+            wire.feed("1000\r\n" + "y".repeat(4096) + "\r\n");
+        }
+        wire.feed("0\r\n\r\n").turn();
+        assertThat(wire.output()).startsWith("HTTP/1.1 200 OK").endsWith("n=" + 20 * 4096);
+        assertThat(shared.bodies.memory().reserved()).isZero();
     }
 
     /** A test-only protocol: echoes every byte back. */

@@ -213,9 +213,17 @@ final class MemoryWire implements Wire {
         return blocking;
     }
 
+    /** A blocking loop's handler waits for {@code f}: the loop turns meanwhile, for five seconds at most. */
     @Override
     public void runUntil(CompletableFuture<?> f) {
-        throw new IllegalStateException("not a blocking loop");
+        if (!blocking) {
+            throw new IllegalStateException("not a blocking loop");
+        }
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (!f.isDone() && !closed && System.nanoTime() - end < 0) {
+            turn();
+            Thread.onSpinWait();
+        }
     }
 
     @Override
