@@ -171,20 +171,26 @@ class FeedReaderFuzzTest {
     }
 
     /**
-     * The failure's message without the XML parser's own words: Aalto's error location depends on where its
-     * input buffer was cut (a control character at column 28 is reported at column 29 read whole, 15 read in
-     * pieces of 7), so only what the feed reader says is compared.
+     * The kind of a failure: the stream could not be read, it was larger than the bound, or the document
+     * itself was refused. Which of a document's faults is reported depends on how far Aalto had decoded
+     * when it saw one, and so on where its input buffer was cut: "<ÿ>" in UTF-32 with its last character
+     * cut short is "not well-formed" read whole, "unknown root element" read in pieces; its error location
+     * too (a control character at column 28 is reported at column 29 read whole, 15 in pieces of 7). So
+     * only these kinds are compared: an I/O failure for a fault of the document is a bug.
      */
     static String failureKind(String message) {
-        for (String kind : List.of("feed is not well-formed XML: ", "feed is larger than ", "feed could not be read ")) {
+        for (String kind : List.of("feed is larger than ", "feed could not be read ")) {
             if (message.startsWith(kind)) {
                 return kind.strip();
             }
         }
-        return message;
+        return "the document refused";
     }
 
-    /** A result, or the kind of failure ({@link #failureKind}); and the bad-record log's lines. */
+    /**
+     * A result and the bad-record log's lines, or the kind of failure ({@link #failureKind}) and no lines
+     * (those logged before a failure depend on where it was seen, and nothing of the document is kept).
+     */
     record Outcome(FeedResult result, String failure, List<String> log) {
     }
 
@@ -193,7 +199,7 @@ class FeedReaderFuzzTest {
         try {
             return new Outcome(new FeedParser(maxBytes, log).parse(in), null, log.lines);
         } catch (FeedFormatException e) {
-            return new Outcome(null, failureKind(e.getMessage()), log.lines);
+            return new Outcome(null, failureKind(e.getMessage()), List.of());
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             throw new AssertionError(way + ": " + e, e);
         }
