@@ -1,8 +1,10 @@
 package dev.brisk.events.feed;
 
 import java.io.ByteArrayInputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
 import java.util.Objects;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamException;
@@ -81,7 +83,10 @@ public final class FeedParser {
             if (limited.exceeded()) {
                 throw new FeedFormatException("feed is larger than " + maxBytes + " bytes", e);
             }
-            if (e.getNestedException() instanceof IOException io) {
+            // bytes that are not in the document's encoding (Aalto decodes UTF-32, for one, through a
+            // java.io Reader, whose errors are IOExceptions): a fault of the document, not of the read
+            if (e.getNestedException() instanceof IOException io && !(io instanceof CharConversionException
+                    || io instanceof CharacterCodingException)) {
                 throw new FeedFormatException("feed could not be read after " + limited.count() + " bytes: " + io, e);
             }
             throw new FeedFormatException("feed is not well-formed XML: " + oneLine(e.getMessage()), e);

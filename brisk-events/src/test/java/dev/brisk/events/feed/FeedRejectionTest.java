@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,26 @@ class FeedRejectionTest {
     void invalidUtf8() {
         byte[] xml = "<planList><output><base_plan title=\"?\"/></output></planList>".getBytes(StandardCharsets.UTF_8);
         xml[new String(xml, StandardCharsets.US_ASCII).indexOf('?')] = (byte) 0xC3; // a lead byte before '"'
-        assertThatThrownBy(() -> parser.parse(xml)).isInstanceOf(FeedFormatException.class);
+        assertThatThrownBy(() -> parser.parse(xml)).isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not well-formed XML: ");
+    }
+
+    /**
+     * Bytes outside the document's encoding are a fault of the document, not of the read, in every encoding:
+     * Aalto decodes UTF-32 through a java.io Reader whose errors are IOExceptions (found by FeedReaderFuzzTest,
+     * whose kept input read whole was "could not be read", read in pieces "not well-formed").
+     */
+    @Test
+    void invalidUtf32IsNotWellFormedRatherThanUnreadable() {
+        byte[] start = "<planList>".getBytes(Charset.forName("UTF-32LE"));
+        byte[] end = "</planList>".getBytes(Charset.forName("UTF-32LE"));
+        byte[] xml = new byte[start.length + 4 + end.length];
+        System.arraycopy(start, 0, xml, 0, start.length);
+        xml[start.length + 2] = 0x11; // U+110000: above the last code point
+        System.arraycopy(end, 0, xml, start.length + 4, end.length);
+        assertThatThrownBy(() -> parser.parse(xml)).isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not well-formed XML: ")
+                .hasMessageContaining("UTF-32");
     }
 
     @ParameterizedTest
