@@ -13,7 +13,7 @@ import java.util.Map;
  * @param changed  events inserted or updated in the store
  * @param nanos    wall time of the whole poll
  * @param reason   a short, bounded failure kind for metrics ({@code timeout}, {@code io}, {@code status},
- *                 {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
+ *                 {@code redirect}, {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
  * @param error    why it failed, in words, or null
  * @param skipReasons the skipped records by reason (reasons with none left out)
  * @param conflicts records with the id of an earlier record of the same feed but other values (the last kept)
