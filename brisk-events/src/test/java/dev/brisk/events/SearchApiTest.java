@@ -138,6 +138,8 @@ class SearchApiTest {
         // the right length, but a format this service never issued (first byte 2)
         "cursor=AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | cursor 'AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' is not a cursor of this service",
         "cursor=AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA* | cursor 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA*' is not a cursor of this service",
+        // the right length with padding inside: fewer bytes than a cursor holds
+        "cursor=AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D%3D | cursor 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==' is not a cursor of this service",
         "cursor= | cursor '' is not a cursor of this service"})
     void badParametersAre400WithTheErrorShape(String query, String message) throws Exception {
         HttpResponse<String> r = get("/search?" + query);

@@ -46,6 +46,9 @@ public record Cursor(long start, long idHigh, long idLow) {
             throw new IllegalArgumentException("wrong length");
         }
         byte[] raw = Base64.getUrlDecoder().decode(text); // throws IllegalArgumentException on a bad character
+        if (raw.length != BYTES) {
+            throw new IllegalArgumentException("wrong length"); // padding inside the text: fewer bytes
+        }
         ByteBuffer b = ByteBuffer.wrap(raw);
         if (b.get() != FORMAT) {
             throw new IllegalArgumentException("unknown format");

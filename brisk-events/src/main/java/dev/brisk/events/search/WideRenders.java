@@ -93,7 +93,11 @@ public final class WideRenders implements AutoCloseable {
 
     @Override
     public void close() {
-        threads.shutdownNow();
+        for (Runnable queued : threads.shutdownNow()) {
+            if (queued instanceof Future<?> f) {
+                f.cancel(false); // a stream still waiting for it fails instead of waiting forever
+            }
+        }
     }
 
     /**

@@ -110,4 +110,24 @@ class WideRendersTest {
             assertThat(wide.inFlight()).isZero();
         }
     }
+
+    @Test
+    void closingStopsWaitingStreams() throws Exception {
+        WideRenders wide = new WideRenders(1, 4);
+        CountDownLatch started = new CountDownLatch(1);
+        InputStream running = wide.submit(() -> {
+            started.countDown();
+            Thread.sleep(30_000);
+            return ascii("never");
+        });
+        InputStream queued = wide.submit(() -> ascii("never run"));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        wide.close();
+        assertThatThrownBy(running::read).isInstanceOf(IOException.class);
+        assertThatThrownBy(queued::read).isInstanceOf(IOException.class).hasMessageContaining("cancelled");
+        running.close();
+        queued.close();
+        assertThat(wide.inFlight()).isZero();
+        assertThat(wide.submit(() -> ascii("late"))).as("closed: refused").isNull();
+    }
 }
