@@ -30,7 +30,7 @@ import java.util.Properties;
  *   <tr><td>EVENTS_TIME_ZONE</td><td>UTC</td><td>the zone the provider's local times are in</td></tr>
  *   <tr><td>EVENTS_CACHE_ENTRIES</td><td>1024</td><td>cached /search bodies (0 disables)</td></tr>
  *   <tr><td>EVENTS_CACHE_SIZE</td><td>64MiB</td><td>bound on cached bytes</td></tr>
- *   <tr><td>EVENTS_WIDE_SEARCHES</td><td>16</td><td>wide /search answers in flight at once (more: 503)</td></tr>
+ *   <tr><td>EVENTS_WIDE_SEARCHES</td><td>16</td><td>wide /search answers (over 256 KiB) in flight at once (more: 503)</td></tr>
  *   <tr><td>EVENTS_WIDE_RENDER_THREADS</td><td>half the cores, at least 1</td><td>threads rendering wide /search pages</td></tr>
  * </table>
  */

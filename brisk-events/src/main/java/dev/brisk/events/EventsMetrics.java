@@ -6,7 +6,7 @@ import dev.brisk.events.poll.PollListener;
 import dev.brisk.events.poll.PollOutcome;
 import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.search.ResponseCache;
-import dev.brisk.events.search.WideRenders;
+import dev.brisk.events.search.WideAnswers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -40,7 +40,7 @@ public final class EventsMetrics implements PollListener {
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, AtomicReferenceArray<Timer>>> timers =
             new ConcurrentHashMap<>();
 
-    public EventsMetrics(EventCatalog catalog, ResponseCache cache, WideRenders wide, Supplier<Instant> lastSuccess) {
+    public EventsMetrics(EventCatalog catalog, ResponseCache cache, WideAnswers wide, Supplier<Instant> lastSuccess) {
         records = Counter.builder("events.feed.records").description("feed records read").register(registry);
         skipped = Counter.builder("events.feed.records.skipped").description("bad feed records skipped").register(registry);
         notOnline = Counter.builder("events.feed.records.not.online")
@@ -58,11 +58,11 @@ public final class EventsMetrics implements PollListener {
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::misses).tag("result", "miss").register(registry);
         Gauge.builder("events.search.cache.bytes", cache, ResponseCache::bytes).baseUnit("bytes")
                 .description("bytes budgeted for cached /search bodies").register(registry);
-        FunctionCounter.builder("events.search.wide", wide, WideRenders::admitted).tag("result", "admitted")
-                .description("wide /search pages rendered off the event loop, or refused with 503 when too many were in flight")
+        FunctionCounter.builder("events.search.wide", wide, WideAnswers::admitted).tag("result", "admitted")
+                .description("wide /search answers (over 256 KiB) streamed, or refused with 503 when too many were in flight")
                 .register(registry);
-        FunctionCounter.builder("events.search.wide", wide, WideRenders::refused).tag("result", "refused").register(registry);
-        Gauge.builder("events.search.wide.in.flight", wide, WideRenders::inFlight)
+        FunctionCounter.builder("events.search.wide", wide, WideAnswers::refused).tag("result", "refused").register(registry);
+        Gauge.builder("events.search.wide.in.flight", wide, WideAnswers::inFlight)
                 .description("wide /search answers admitted and not yet sent").register(registry);
     }
 

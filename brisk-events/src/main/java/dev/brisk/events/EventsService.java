@@ -12,7 +12,7 @@ import dev.brisk.events.search.QueryMemo;
 import dev.brisk.events.search.ResponseCache;
 import dev.brisk.events.search.SearchEndpoint;
 import dev.brisk.events.search.SearchQuery;
-import dev.brisk.events.search.WideRenders;
+import dev.brisk.events.search.WideAnswers;
 import dev.brisk.events.store.EventStore;
 import dev.brisk.micrometer.BriskMeterBinder;
 import dev.brisk.micrometer.MetricsServer;
@@ -50,7 +50,7 @@ public final class EventsService implements AutoCloseable {
     private final EventCatalog catalog = new EventCatalog();
     private final ResponseCache cache;
     private final QueryMemo queries;
-    private final WideRenders wide;
+    private final WideAnswers wide;
     private final FeedPoller poller;
     private final EventsMetrics metrics;
     private final Brisk http;
@@ -63,7 +63,7 @@ public final class EventsService implements AutoCloseable {
         this.config = config;
         this.cache = new ResponseCache(config.cacheEntries(), config.cacheBytes());
         this.queries = new QueryMemo(config.cacheEntries());
-        this.wide = new WideRenders(config.wideRenderThreads(), config.wideSearches());
+        this.wide = new WideAnswers(config.wideRenderThreads(), config.wideSearches());
         this.store = EventStore.open(config.effectiveDbUrl());
         FeedPoller p = null;
         Brisk main = null;
@@ -128,8 +128,8 @@ public final class EventsService implements AutoCloseable {
         // the server listens before the stored events are loaded: not ready until they are
         cfg.health(h -> h.startNotReady());
         cfg.get("/", ctx -> ctx.contentType(JSON).bytes(ROUTES)).dispatch(Dispatch.EVENT_LOOP);
-        // pure memory and bounded work on the I/O thread, no hand-off; a wide page is rendered on the
-        // wide-render threads and sent as a stream (SearchEndpoint)
+        // pure memory and bounded work on the I/O thread, no hand-off; a wide answer is made on the
+        // wide-render threads (unless cached) and sent as a stream, a piece at a time (SearchEndpoint)
         cfg.get("/search", new SearchEndpoint(catalog, queries, cache, wide, config.zone())).dispatch(Dispatch.EVENT_LOOP);
         cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
         cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));

@@ -10,17 +10,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /search}, routed to run on the event loop: what is cheap is answered there, what is wide
- * goes to {@link WideRenders}.
+ * {@code GET /search}, routed to run on the event loop: what is narrow is answered there, what is wide
+ * goes through {@link WideAnswers}.
  *
- * <p>Cheap, on the calling thread: a page already in the {@link ResponseCache} in the form the client
- * takes (identity, or gzip already made), and any page of at most {@link #WIDE_BYTES} of JSON (render
- * and, once per cached page, gzip). Wide, off the loop: a page above that which is not cached, or
- * cached but not yet gzipped for a client that takes gzip. Its head goes out at once (200, chunked);
- * the render (or the gzip) runs on a render thread and the server's stream pump sends the result. A
- * wide page rendered there is cached like any other, so the next request for it is cheap. When
- * {@code maxInFlight} wide answers are in flight, a new one is {@code 503 busy} with
- * {@code Retry-After: 1} while narrow ones go on being answered.
+ * <p>Narrow, on the calling thread, with a length: a page of at most {@link #WIDE_BYTES} of JSON
+ * (rendered, and gzipped once per cached page, right there) and a cached page whose form the client
+ * takes (identity, or gzip already made) is no larger. Wide: any other answer. It is admitted as one
+ * of {@code maxInFlight} wide answers, or refused with {@code 503 busy} and {@code Retry-After: 1};
+ * its head goes out at once (200, chunked) and the server's stream pump sends the body 16 KiB at a
+ * time, so between two pieces of a wide answer the event loop answers whatever else is waiting: a
+ * narrow request waits for at most one piece of each wide answer in flight, never for a whole one.
+ * A wide page that is not cached (or cached, but not yet gzipped for a client that takes gzip) is
+ * first made on a render thread; it is then cached like any other.
  *
  * <p>Stateless apart from its collaborators; called on any number of threads at once.
  */
@@ -36,7 +37,7 @@ public final class SearchEndpoint implements Handler {
     private final EventCatalog catalog;
     private final QueryMemo queries;
     private final ResponseCache cache;
-    private final WideRenders wide;
+    private final WideAnswers wide;
     private final ZoneId zone;
 
     /**
@@ -46,7 +47,7 @@ public final class SearchEndpoint implements Handler {
      * @param wide    where wide pages are rendered
      * @param zone    the zone of the provider's local times
      */
-    public SearchEndpoint(EventCatalog catalog, QueryMemo queries, ResponseCache cache, WideRenders wide, ZoneId zone) {
+    public SearchEndpoint(EventCatalog catalog, QueryMemo queries, ResponseCache cache, WideAnswers wide, ZoneId zone) {
         this.catalog = catalog;
         this.queries = queries;
         this.cache = cache;
@@ -70,10 +71,18 @@ public final class SearchEndpoint implements Handler {
         EventIndex index = catalog.current();
         SearchBody body = cache.peek(index.version(), q);
         if (body != null) {
-            if (body.length() <= WIDE_BYTES || !gzip || !body.compressible() || body.gzipReady()) {
-                send(ctx, body, gzip);
+            boolean zipped = gzip && body.compressible();
+            if (!zipped || body.gzipReady()) {
+                ByteBuffer form = zipped ? body.gzip() : body.identity();
+                if (form.remaining() <= WIDE_BYTES) {
+                    send(ctx, body, gzip);
+                } else {
+                    wide(ctx, wide.send(form), zipped); // made already: only its sending is wide
+                }
+            } else if (body.length() <= WIDE_BYTES) {
+                send(ctx, body, gzip); // the gzip form made here, once: narrow work
             } else {
-                offLoop(ctx, () -> body.gzip(), true);
+                wide(ctx, wide.submit(rendering(body::gzip)), true);
             }
             return;
         }
@@ -82,10 +91,10 @@ public final class SearchEndpoint implements Handler {
             send(ctx, cache.put(index.version(), q, new SearchBody(index.render(page))), gzip);
             return;
         }
-        offLoop(ctx, () -> {
+        wide(ctx, wide.submit(rendering(() -> {
             SearchBody b = cache.put(index.version(), q, new SearchBody(index.render(page)));
             return gzip ? b.gzip() : b.identity(); // wide: far above GZIP_MIN, always compressible
-        }, gzip);
+        })), gzip);
     }
 
     /** Writes the 400/503 error shape, as every error of the service is written. */
@@ -102,17 +111,20 @@ public final class SearchEndpoint implements Handler {
         }
     }
 
-    /** The body {@code work} makes, sent as a stream once a render thread has made it; or 503 when busy. */
-    private void offLoop(Context ctx, java.util.concurrent.Callable<ByteBuffer> work, boolean gzipped) {
-        InputStream pending = wide.submit(() -> {
+    /** {@code work}, logging what it throws: the 200 head is out by then, the client only sees a cut answer. */
+    private static java.util.concurrent.Callable<ByteBuffer> rendering(java.util.concurrent.Callable<ByteBuffer> work) {
+        return () -> {
             try {
                 return work.call();
             } catch (RuntimeException | Error e) {
-                // the 200 head is out: the client sees a cut answer; say here what went wrong
                 LOG.log(System.Logger.Level.ERROR, "rendering a wide /search page failed", e);
                 throw e;
             }
-        });
+        };
+    }
+
+    /** A wide answer: {@code pending} streamed (chunked), or 503 busy when it was not admitted (null). */
+    private static void wide(Context ctx, InputStream pending, boolean gzipped) {
         if (pending == null) {
             ctx.header("Retry-After", "1");
             error(ctx, 503, "busy", "too many wide searches are being answered; retry shortly, or ask for a smaller limit");

@@ -13,14 +13,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The wide-render threads and their bound on answers in flight, with real threads. */
-class WideRendersTest {
+class WideAnswersTest {
     private static ByteBuffer ascii(String s) {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
     }
 
     @Test
     void rendersOnItsOwnThreadsAndTheStreamWaitsForTheResult() throws Exception {
-        try (WideRenders wide = new WideRenders(1, 4)) {
+        try (WideAnswers wide = new WideAnswers(1, 4)) {
             AtomicReference<String> thread = new AtomicReference<>();
             CountDownLatch go = new CountDownLatch(1);
             InputStream body = wide.submit(() -> {
@@ -62,7 +62,7 @@ class WideRendersTest {
 
     @Test
     void answersInFlightAreBoundedUntilTheirStreamsClose() throws Exception {
-        try (WideRenders wide = new WideRenders(1, 2)) {
+        try (WideAnswers wide = new WideAnswers(1, 2)) {
             InputStream a = wide.submit(() -> ascii("a"));
             InputStream b = wide.submit(() -> ascii("b"));
             // both rendered already, neither sent: their bodies still count
@@ -84,7 +84,7 @@ class WideRendersTest {
 
     @Test
     void closingBeforeTheRenderCancelsItAndAFailedRenderFailsTheStream() throws Exception {
-        try (WideRenders wide = new WideRenders(1, 4)) {
+        try (WideAnswers wide = new WideAnswers(1, 4)) {
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch interrupted = new CountDownLatch(1);
             InputStream stuck = wide.submit(() -> {
@@ -113,7 +113,7 @@ class WideRendersTest {
 
     @Test
     void closingStopsWaitingStreams() throws Exception {
-        WideRenders wide = new WideRenders(1, 4);
+        WideAnswers wide = new WideAnswers(1, 4);
         CountDownLatch started = new CountDownLatch(1);
         InputStream running = wide.submit(() -> {
             started.countDown();
@@ -129,5 +129,19 @@ class WideRendersTest {
         queued.close();
         assertThat(wide.inFlight()).isZero();
         assertThat(wide.submit(() -> ascii("late"))).as("closed: refused").isNull();
+    }
+
+    @Test
+    void aBodyMadeAlreadyTakesASlotButNoRenderThread() throws Exception {
+        try (WideAnswers wide = new WideAnswers(1, 1)) {
+            InputStream cached = wide.send(ascii("cached"));
+            assertThat(cached.readAllBytes()).isEqualTo("cached".getBytes(StandardCharsets.US_ASCII));
+            assertThat(wide.submit(() -> ascii("x"))).as("the slot is held until the stream closes").isNull();
+            assertThat(wide.send(ascii("y"))).isNull();
+            cached.close();
+            assertThat(wide.send(ascii("z"))).isNotNull();
+            assertThat(wide.admitted()).isEqualTo(2);
+            assertThat(wide.refused()).isEqualTo(2);
+        }
     }
 }

@@ -16,19 +16,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Where wide {@code /search} answers are made, away from the event loop and from each other: a few
- * render threads of their own, and a bound on the wide answers in flight across the whole server.
+ * Where wide {@code /search} answers are made and sent, away from the event loop: a few render threads
+ * of their own, and a bound on the wide answers in flight across the whole server, cached or not.
  *
- * <p>A wide answer is admitted ({@link #submit}) on the request's thread without blocking: its render
- * is queued for a render thread, and the request gets back a {@link InputStream} to hand to
- * {@code Context.stream}; the server pumps that stream on a virtual thread, where a read waits for the
- * render. The answer holds its slot from admission until the stream is closed (sent, failed, or the
- * connection gone), so at most {@code maxInFlight} rendered wide bodies exist at once, however slowly
- * clients read; one more is refused ({@code null}), and the caller answers 503.
+ * <p>A wide answer is admitted on the request's thread without blocking: one still to be made
+ * ({@link #submit}) is queued for a render thread, one made already ({@link #send}) is not; either way
+ * the request gets back an {@link InputStream} to hand to {@code Context.stream}. The server pumps
+ * that stream on a virtual thread, a piece at a time (a read waits for the render), and the event loop
+ * writes each piece between its other work. The answer holds its slot from admission until the stream
+ * is closed (sent, failed, or the connection gone), so at most {@code maxInFlight} wide answers are
+ * being made or written at once, however slowly clients read; one more is refused ({@code null}), and
+ * the caller answers 503.
  *
  * <p>Thread-safe. {@link #close()} stops the render threads; a stream still waiting then fails.
  */
-public final class WideRenders implements AutoCloseable {
+public final class WideAnswers implements AutoCloseable {
     private final ExecutorService threads;
     private final Semaphore slots;
     private final int maxInFlight;
@@ -39,7 +41,7 @@ public final class WideRenders implements AutoCloseable {
      * @param threads     render threads (platform threads: a render is CPU work, never a wait)
      * @param maxInFlight wide answers admitted and not yet sent, at most
      */
-    public WideRenders(int threads, int maxInFlight) {
+    public WideAnswers(int threads, int maxInFlight) {
         if (threads < 1 || maxInFlight < 1) {
             throw new IllegalArgumentException("threads " + threads + " and maxInFlight " + maxInFlight + " must be 1 or more");
         }
@@ -74,6 +76,23 @@ public final class WideRenders implements AutoCloseable {
             refused.increment();
             return null;
         }
+    }
+
+    /**
+     * Admits a wide answer whose body is made already (a cached page): no render, only the bound on
+     * answers in flight; never blocks.
+     *
+     * @param body the bytes to send (read through the stream's own position)
+     * @return the body stream, to be closed by whoever takes it; null when {@code maxInFlight} answers
+     *         are already in flight
+     */
+    public InputStream send(ByteBuffer body) {
+        if (!slots.tryAcquire()) {
+            refused.increment();
+            return null;
+        }
+        admitted.increment();
+        return new PendingBody(java.util.concurrent.CompletableFuture.completedFuture(body), slots);
     }
 
     /** Wide answers admitted so far. */
