@@ -44,7 +44,8 @@ EV_CP="brisk-events/target/brisk-events.jar:brisk-events/target/lib/*"
 OUT="bench/results/events-bounds-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
 DATA="$(mktemp -d)"
-PORT=18080 METRICS=18081
+# not the harness's 18080 nor engines.sh's 18180: another benchmark may be running on this machine
+PORT="${BENCH_BOUNDS_PORT:-18280}" METRICS=$((PORT + 1))
 JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError --enable-native-access=ALL-UNNAMED)
 pin_cores
 svc=""
@@ -83,6 +84,8 @@ for n in ${SIZES//,/ }; do
     -cp "$EV_CP" dev.brisk.events.EventsMain >"$OUT/service-$n.log" 2>&1 &
   svc=$!
   wait_http "http://127.0.0.1:$PORT/ready" 300
+  # ready comes just before the line saying how long the load took
+  for _ in $(seq 1 50); do grep -q 'loaded .* ms' "$OUT/service-$n.log" && break; sleep 0.1; done
   {
     echo "$n stored events: $(grep -o 'loaded .* ms' "$OUT/service-$n.log")"
     # first render (streamed from a render thread), then from the cache; then its gzip form, made once
@@ -103,7 +106,9 @@ for n in ${SIZES//,/ }; do
     echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "wide-gzip: $(wide "gzip-$n" windows -H 'Accept-Encoding: gzip')"
     echo "cache bytes: $(metric events_search_cache_bytes); wide admitted $(metric 'events_search_wide_total{result="admitted"}'), refused $(metric 'events_search_wide_total{result="refused"}')"
-    echo "service RSS: $(awk '/VmRSS/ {print $2, $3}' "/proc/$svc/status" 2>/dev/null || echo gone), heap after the last GC: $(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$OUT/gc-$n.log" | tail -n 1)"
+    # the heap still live at the end: a full collection asked for once the measuring is over
+    "$(dirname "$JAVA")/jcmd" "$svc" GC.run >/dev/null 2>&1 || true
+    echo "service RSS: $(awk '/VmRSS/ {print $2, $3}' "/proc/$svc/status" 2>/dev/null || echo gone), live heap after a full GC at the end: $(grep 'Pause Full' "$OUT/gc-$n.log" | grep -o '[0-9]*M->[0-9]*M([0-9]*M)' | tail -n 1)"
     if kill -0 "$svc" 2>/dev/null && ! grep -q OutOfMemoryError "$OUT/service-$n.log"; then
       echo "alive, no OutOfMemoryError"
     else
