@@ -1,7 +1,6 @@
 package dev.brisk.events.search;
 
 import dev.brisk.events.Event;
-import java.nio.ByteBuffer;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -161,19 +160,8 @@ public final class EventIndex {
      * next page, or null when this is the last.
      */
     public byte[] render(Page page) {
-        return SearchJson.page(json, page, nextLink(page), false).array();
-    }
-
-    /**
-     * {@link #render} into direct memory, read-only: for a wide page, which is sent in pieces and
-     * kept in direct memory by the cache, so no heap array of its size is made and copied.
-     */
-    public ByteBuffer renderDirect(Page page) {
-        return SearchJson.page(json, page, nextLink(page), true).asReadOnlyBuffer();
-    }
-
-    private static String nextLink(Page page) {
-        return page.next() == null ? null : page.query().nextLink(page.next());
+        String next = page.next() == null ? null : page.query().nextLink(page.next());
+        return SearchJson.page(json, page, next);
     }
 
     /** The first position whose (start, id) comes after {@code c}. */

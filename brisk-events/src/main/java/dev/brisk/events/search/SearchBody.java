@@ -16,8 +16,7 @@ import java.util.zip.GZIPOutputStream;
  * <p>Both forms are read-only buffers handed to {@code Context.bytes(ByteBuffer)}, which never consumes
  * them. A body {@linkplain #kept() kept} in the cache lives in direct memory: it is sent thousands of
  * times, and the JDK copies heap bytes into a direct buffer on every socket write (measured at some 8 %
- * of the server's CPU for a 71 KB body). A narrow body sent once stays on the heap;
- * a wide one is rendered straight into direct memory (see {@link EventIndex#renderDirect}).
+ * of the server's CPU for a 71 KB body). A body sent once stays on the heap.
  */
 public final class SearchBody {
     /** Bodies below this are sent as they are: gzip would save little and cost a header. */
@@ -28,14 +27,6 @@ public final class SearchBody {
 
     public SearchBody(byte[] identity) {
         this(ByteBuffer.wrap(identity).asReadOnlyBuffer(), null);
-    }
-
-    /**
-     * A body already in a buffer, its position to its limit; one in direct memory is {@linkplain #kept()
-     * kept} as it is. The caller hands the buffer over and never writes it again.
-     */
-    public SearchBody(ByteBuffer identity) {
-        this(identity.slice().asReadOnlyBuffer(), null);
     }
 
     private SearchBody(ByteBuffer identity, ByteBuffer gzip) {

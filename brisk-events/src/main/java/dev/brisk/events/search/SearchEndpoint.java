@@ -92,7 +92,7 @@ public final class SearchEndpoint implements Handler {
             return;
         }
         wide(ctx, wide.submit(rendering(() -> {
-            SearchBody b = cache.put(index.version(), q, new SearchBody(index.renderDirect(page)));
+            SearchBody b = cache.put(index.version(), q, new SearchBody(index.render(page)));
             return gzip ? b.gzip() : b.identity(); // wide: far above GZIP_MIN, always compressible
         })), gzip);
     }

@@ -1,7 +1,6 @@
 package dev.brisk.events.search;
 
 import dev.brisk.events.Event;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 
@@ -12,7 +11,6 @@ import java.time.LocalDateTime;
 public final class SearchJson {
     private static final byte[] HEAD = "{\"data\":{\"events\":[".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NEXT = "],\"next\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TAIL = "},\"error\":null}".getBytes(StandardCharsets.US_ASCII);
 
     private SearchJson() {
@@ -42,30 +40,25 @@ public final class SearchJson {
      * The success envelope around {@code page}'s pre-rendered events ({@code rendered} by index
      * position): {@code {"data":{"events":[..],"next":"/search?..."},"error":null}}, {@code next} null on
      * the last page. {@code next} is ASCII that needs no escaping (a path and query this service built).
-     *
-     * @param direct in direct memory (a wide page, sent in pieces and likely cached there anyway), else
-     *               on the heap, in a buffer whose array is exactly the body
-     * @return the body, from position 0 to its limit
      */
-    static ByteBuffer page(byte[][] rendered, Page page, String next, boolean direct) {
+    static byte[] page(byte[][] rendered, Page page, String next) {
         int count = page.count();
-        long size = HEAD.length + page.bytes() + NEXT.length + (next == null ? NULL.length : next.length() + 2) + TAIL.length;
-        // one event's JSON is bounded by the feed's size bound, a page's by Page.MAX_BYTES beyond it
-        ByteBuffer out = direct ? ByteBuffer.allocateDirect(Math.toIntExact(size)) : ByteBuffer.allocate(Math.toIntExact(size));
-        out.put(HEAD);
+        long size = HEAD.length + page.bytes() + NEXT.length + (next == null ? 4 : next.length() + 2) + TAIL.length;
+        JsonBytes out = new JsonBytes((int) Math.min(size, Integer.MAX_VALUE - 16));
+        out.raw(HEAD);
         for (int i = 0; i < count; i++) {
             if (i > 0) {
-                out.put((byte) ',');
+                out.ch(',');
             }
-            out.put(rendered[page.position(i)]);
+            out.raw(rendered[page.position(i)]);
         }
-        out.put(NEXT);
+        out.raw(NEXT);
         if (next == null) {
-            out.put(NULL);
+            out.ascii("null");
         } else {
-            out.put((byte) '"').put(next.getBytes(StandardCharsets.US_ASCII)).put((byte) '"');
+            out.ch('"').ascii(next).ch('"');
         }
-        return out.put(TAIL).flip();
+        return out.raw(TAIL).toBytes();
     }
 
     /** {@code {"error":{"code":..,"message":..},"data":null}}. */

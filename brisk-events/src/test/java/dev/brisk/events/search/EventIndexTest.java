@@ -157,27 +157,6 @@ class EventIndexTest {
     }
 
     @Test
-    void aWidePageRendersTheSameBytesStraightIntoDirectMemory() {
-        List<Event> all = new ArrayList<>();
-        for (int i = 0; i < 500; i++) {
-            all.add(ev("p" + i, T0.plusMinutes(i), T0.plusMinutes(i + 30)));
-        }
-        EventIndex index = EventIndex.of(1, all);
-        for (SearchQuery q : List.of(new SearchQuery(null, null, 100, null), new SearchQuery(null, null, 1000, null))) {
-            Page page = index.page(q);
-            java.nio.ByteBuffer direct = index.renderDirect(page);
-            assertThat(direct.isDirect()).isTrue();
-            assertThat(direct.isReadOnly()).isTrue();
-            byte[] bytes = new byte[direct.remaining()];
-            direct.duplicate().get(bytes);
-            assertThat(bytes).isEqualTo(index.render(page));
-            SearchBody body = new SearchBody(direct);
-            assertThat(body.kept()).as("already in direct memory: kept as it is").isSameAs(body);
-            assertThat(body.length()).isEqualTo(bytes.length);
-        }
-    }
-
-    @Test
     void aPageStopsAtItsByteBoundButAlwaysHoldsOneEvent() {
         // titles so long that a few events fill a page's bytes long before its limit
         String title = "x".repeat((int) (Page.MAX_BYTES / 3));
