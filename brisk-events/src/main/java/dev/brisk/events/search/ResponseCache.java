@@ -8,10 +8,17 @@ import java.util.function.Supplier;
 /**
  * Rendered {@code /search} bodies per page, valid for one catalog version: a new version starts an
  * empty generation, so a poll that changed anything invalidates every entry at once. Bounded by entry
- * count and total bytes (of direct memory: cached bodies are {@linkplain SearchBody#kept() kept}
- * there); a body is budgeted at twice its length, room for its gzip form, which {@link SearchBody}
- * never keeps larger than the body. One body may take at most an eighth of the byte bound, so a few
- * wide pages cannot push out every narrow one; a larger one is answered but not kept.
+ * count and total bytes; a body is budgeted at twice its length, room for its gzip form, which
+ * {@link SearchBody} never keeps larger than the body. One body may take at most an eighth of the byte
+ * bound, so a few wide pages cannot push out every narrow one; a larger one is answered but not kept.
+ *
+ * <p>A narrow body (up to {@link #DIRECT_MAX}) is {@linkplain SearchBody#kept() kept} in direct memory:
+ * the loop writes it whole, many times, and a heap body would be copied to direct memory on every
+ * write. A wide one stays on the heap: it is sent in heap pieces anyway, and direct memory is freed only
+ * when the GC finds its buffer unreachable, so megabytes of wide pages churning through direct memory
+ * can reach the JVM's direct-memory limit between collections, and the JDK's direct allocator then
+ * forces a full, stop-the-world collection (measured with wide pages made in direct memory at 600,000
+ * events: a {@code System.gc()} pause of 1.1 s).
  *
  * <p>Reads take no lock; storing takes the cache's lock (once per page and version), so the bounds
  * hold at every moment, whatever number of threads store at once. When full, arbitrary entries are
@@ -20,6 +27,8 @@ import java.util.function.Supplier;
 public final class ResponseCache {
     /** The share of the byte bound one body may take, as a divisor. */
     static final int ENTRY_SHARE = 8;
+    /** The largest body kept in direct memory: a narrow one (see {@link SearchEndpoint#WIDE_BYTES}). */
+    public static final long DIRECT_MAX = SearchEndpoint.WIDE_BYTES;
 
     /** One version's entries; {@code bytes} is written under the cache's lock only. */
     private static final class Generation {
@@ -64,8 +73,8 @@ public final class ResponseCache {
 
     /**
      * Stores {@code body}, rendered from the snapshot of {@code version}, if it fits; returns what to
-     * send: the stored copy (in direct memory), one another thread stored first, or {@code body}
-     * itself when it is not kept (cache off, a reader of an older snapshot, too large).
+     * send: the stored copy (in direct memory when narrow), one another thread stored first, or
+     * {@code body} itself when it is not kept (cache off, a reader of an older snapshot, too large).
      */
     public SearchBody put(long version, SearchQuery query, SearchBody body) {
         long cost = 2L * body.length();
@@ -79,7 +88,8 @@ public final class ResponseCache {
         if (g.version != version) {
             return body; // a reader still on an older snapshot: answer it, but never cache stale bytes
         }
-        SearchBody kept = body.kept(); // the copy outside the lock: stores of different pages overlap
+        // the copy outside the lock: stores of different pages overlap
+        SearchBody kept = body.length() <= DIRECT_MAX ? body.kept() : body;
         synchronized (this) {
             if (generation != g) {
                 return kept; // a newer snapshot arrived meanwhile

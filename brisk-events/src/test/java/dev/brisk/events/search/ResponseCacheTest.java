@@ -123,4 +123,15 @@ class ResponseCacheTest {
         b.duplicate().get(out);
         return out;
     }
+
+    @Test
+    void narrowBodiesAreKeptInDirectMemoryAndWideOnesOnTheHeap() {
+        ResponseCache cache = new ResponseCache(10, 64L << 20);
+        SearchBody narrow = cache.put(1, q(1), new SearchBody(new byte[(int) ResponseCache.DIRECT_MAX]));
+        SearchBody wide = cache.put(1, q(2), new SearchBody(new byte[(int) ResponseCache.DIRECT_MAX + 1]));
+        assertThat(narrow.identity().isDirect()).isTrue();
+        assertThat(wide.identity().isDirect()).isFalse();
+        assertThat(cache.peek(1, q(2))).as("cached all the same").isSameAs(wide);
+        assertThat(cache.bytes()).isEqualTo(2 * (2 * ResponseCache.DIRECT_MAX + 1));
+    }
 }
