@@ -30,11 +30,14 @@ import java.util.Properties;
  *   <tr><td>EVENTS_TIME_ZONE</td><td>UTC</td><td>the zone the provider's local times are in</td></tr>
  *   <tr><td>EVENTS_CACHE_ENTRIES</td><td>1024</td><td>cached /search bodies (0 disables)</td></tr>
  *   <tr><td>EVENTS_CACHE_SIZE</td><td>64MiB</td><td>bound on cached bytes</td></tr>
+ *   <tr><td>EVENTS_WIDE_SEARCHES</td><td>16</td><td>wide /search answers (over 256 KiB) in flight at once (more: 503)</td></tr>
+ *   <tr><td>EVENTS_WIDE_RENDER_THREADS</td><td>half the cores, at least 1</td><td>threads rendering wide /search pages</td></tr>
  * </table>
  */
 public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl, Path dataDir,
                            Duration connectTimeout, Duration readTimeout, Duration maxBackoff, long maxFeedBytes,
-                           ZoneId zone, int cacheEntries, long cacheBytes, int metricsPort) {
+                           ZoneId zone, int cacheEntries, long cacheBytes, int metricsPort, int wideSearches,
+                           int wideRenderThreads) {
 
     /** Metrics port value that turns the metrics server off. */
     public static final int METRICS_OFF = -1;
@@ -74,7 +77,10 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
                 r.count("cache-entries", "1024"),
                 size(r, "cache-size", "64MiB"),
                 metrics.equalsIgnoreCase("off") ? METRICS_OFF
-                        : intIn(metrics, 0, 65_535, "BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off"));
+                        : intIn(metrics, 0, 65_535, "BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off"),
+                r.positiveCount("wide-searches", "16"),
+                r.positiveCount("wide-render-threads",
+                        Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors() / 2))));
     }
 
     /** The JDBC URL to use: the configured one, else SQLite under the data directory. */
@@ -84,27 +90,32 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
 
     public EventsConfig withProviderUrl(URI url) {
         return new EventsConfig(url, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
     }
 
     public EventsConfig withDbUrl(String url) {
         return new EventsConfig(providerUrl, pollInterval, url, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
     }
 
     public EventsConfig withPollInterval(Duration d) {
         return new EventsConfig(providerUrl, d, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
     }
 
     public EventsConfig withTimeouts(Duration connect, Duration read, Duration backoff) {
         return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connect, read, backoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
     }
 
     public EventsConfig withMetricsPort(int port) {
         return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, port);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, port, wideSearches, wideRenderThreads);
+    }
+
+    public EventsConfig withWideSearches(int searches, int renderThreads) {
+        return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, searches, renderThreads);
     }
 
     /** A size in Brisk's notation ({@code 512}, {@code 8KiB}, {@code 256MiB}), parsed by ConfigSource's rules. */
@@ -153,6 +164,10 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
 
         int count(String name, String fallback) {
             return intIn(get(name, fallback), 0, Integer.MAX_VALUE, name(name) + " must be a whole number, 0 or more");
+        }
+
+        int positiveCount(String name, String fallback) {
+            return intIn(get(name, fallback), 1, Integer.MAX_VALUE, name(name) + " must be a whole number, 1 or more");
         }
 
         ZoneId zone(String name, String fallback) {

@@ -45,6 +45,7 @@ public final class EventsMain {
         System.out.println("  curl " + base + "/          (the service's routes)");
         System.out.println("  curl '" + base + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-02-01T00:00:00Z'");
         System.out.println("  curl '" + base + "/search?starts_at=2021-06-01T00:00:00'");
+        System.out.println("  curl '" + base + "/search?starts_at=2021-06-01T00:00:00&limit=5'   (then follow data.next)");
         System.out.println("  curl '" + base + "/search?ends_at=2021-01-15T00:00:00Z'");
         System.out.println("  curl -i '" + base + "/search?starts_at=not-a-date'");
         System.out.println("  curl " + base + "/ready");

@@ -6,6 +6,7 @@ import dev.brisk.events.poll.PollListener;
 import dev.brisk.events.poll.PollOutcome;
 import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.search.ResponseCache;
+import dev.brisk.events.search.WideAnswers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -24,23 +25,29 @@ import java.util.function.Supplier;
  * {@code http_server_requests_seconds{method,route,status}}, {@code events_poll_seconds{result}},
  * {@code events_poll_failures_total{reason}}, {@code events_feed_records_total},
  * {@code events_feed_records_skipped_total}, {@code events_feed_records_not_online_total},
- * {@code events_stored}, {@code events_poll_last_success_age_seconds},
- * {@code events_search_cache_total{result="hit"|"miss"}}.
+ * {@code events_feed_records_conflicting_total}, {@code events_stored},
+ * {@code events_poll_last_success_age_seconds}, {@code events_search_cache_total{result="hit"|"miss"}},
+ * {@code events_search_cache_bytes}, {@code events_search_wide_total{result="admitted"|"refused"}},
+ * {@code events_search_wide_in_flight}.
  */
 public final class EventsMetrics implements PollListener {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Counter records;
     private final Counter skipped;
     private final Counter notOnline;
+    private final Counter conflicting;
     // route template -> method -> status -> timer
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, AtomicReferenceArray<Timer>>> timers =
             new ConcurrentHashMap<>();
 
-    public EventsMetrics(EventCatalog catalog, ResponseCache cache, Supplier<Instant> lastSuccess) {
+    public EventsMetrics(EventCatalog catalog, ResponseCache cache, WideAnswers wide, Supplier<Instant> lastSuccess) {
         records = Counter.builder("events.feed.records").description("feed records read").register(registry);
         skipped = Counter.builder("events.feed.records.skipped").description("bad feed records skipped").register(registry);
         notOnline = Counter.builder("events.feed.records.not.online")
                 .description("feed records ignored because not sold online").register(registry);
+        conflicting = Counter.builder("events.feed.records.conflicting")
+                .description("feed records whose id an earlier record of the same feed had, with other values (the last is kept)")
+                .register(registry);
         Gauge.builder("events.stored", catalog, c -> c.current().size())
                 .description("events stored and searchable").register(registry);
         Gauge.builder("events.poll.last.success.age", lastSuccess, s -> {
@@ -49,6 +56,14 @@ public final class EventsMetrics implements PollListener {
         }).baseUnit("seconds").description("seconds since the last successful poll (NaN before the first)").register(registry);
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::hits).tag("result", "hit").register(registry);
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::misses).tag("result", "miss").register(registry);
+        Gauge.builder("events.search.cache.bytes", cache, ResponseCache::bytes).baseUnit("bytes")
+                .description("bytes budgeted for cached /search bodies").register(registry);
+        FunctionCounter.builder("events.search.wide", wide, WideAnswers::admitted).tag("result", "admitted")
+                .description("wide /search answers (over 256 KiB) streamed, or refused with 503 when too many were in flight")
+                .register(registry);
+        FunctionCounter.builder("events.search.wide", wide, WideAnswers::refused).tag("result", "refused").register(registry);
+        Gauge.builder("events.search.wide.in.flight", wide, WideAnswers::inFlight)
+                .description("wide /search answers admitted and not yet sent").register(registry);
     }
 
     /** Records every request by method, route template (never the raw path) and status. */
@@ -113,6 +128,7 @@ public final class EventsMetrics implements PollListener {
         records.increment(o.records());
         skipped.increment(o.skipped());
         notOnline.increment(o.notOnline());
+        conflicting.increment(o.conflicts());
     }
 
     /** The Prometheus text exposition. */

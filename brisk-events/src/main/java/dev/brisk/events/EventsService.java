@@ -10,21 +10,20 @@ import dev.brisk.events.search.EventCatalog;
 import dev.brisk.events.search.EventIndex;
 import dev.brisk.events.search.QueryMemo;
 import dev.brisk.events.search.ResponseCache;
-import dev.brisk.events.search.SearchBody;
-import dev.brisk.events.search.SearchJson;
+import dev.brisk.events.search.SearchEndpoint;
 import dev.brisk.events.search.SearchQuery;
+import dev.brisk.events.search.WideAnswers;
 import dev.brisk.events.store.EventStore;
 import dev.brisk.micrometer.BriskMeterBinder;
 import dev.brisk.micrometer.MetricsServer;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
  * the search API on the main port and Prometheus metrics on the metrics port.
  *
- * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=}, and from
+ * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=&limit=&cursor=}, and from
  * {@code cfg.health}: {@code GET /health} (live) and {@code GET /ready} (200 once the stored events are
  * loaded and until shutdown begins, else 503).
  */
@@ -38,8 +37,9 @@ public final class EventsService implements AutoCloseable {
     static final byte[] ROUTES = """
             {"service":"Brisk event search","routes":[\
             {"method":"GET","path":"/","description":"this list of routes"},\
-            {"method":"GET","path":"/search","description":"events that overlap starts_at..ends_at \
-            (ISO-8601 date-times, both optional), sorted by start"},\
+            {"method":"GET","path":"/search","description":"events within starts_at..ends_at \
+            (ISO-8601 date-times, both optional), sorted by start, limit per page (default 1000, at most 10000); \
+            next is the link to the following page (null on the last)"},\
             {"method":"GET","path":"/health","description":"liveness: 200 while the process serves"},\
             {"method":"GET","path":"/ready","description":"readiness: 200 once the stored events are loaded, \
             503 before and while stopping"}]}"""
@@ -50,6 +50,7 @@ public final class EventsService implements AutoCloseable {
     private final EventCatalog catalog = new EventCatalog();
     private final ResponseCache cache;
     private final QueryMemo queries;
+    private final WideAnswers wide;
     private final FeedPoller poller;
     private final EventsMetrics metrics;
     private final Brisk http;
@@ -62,6 +63,7 @@ public final class EventsService implements AutoCloseable {
         this.config = config;
         this.cache = new ResponseCache(config.cacheEntries(), config.cacheBytes());
         this.queries = new QueryMemo(config.cacheEntries());
+        this.wide = new WideAnswers(config.wideRenderThreads(), config.wideSearches());
         this.store = EventStore.open(config.effectiveDbUrl());
         FeedPoller p = null;
         Brisk main = null;
@@ -71,7 +73,7 @@ public final class EventsService implements AutoCloseable {
                     config.connectTimeout(), config.readTimeout(), config.maxBackoff()),
                     new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> metrics().polled(outcome));
             this.poller = p;
-            this.metrics = new EventsMetrics(catalog, cache, poller::lastSuccess);
+            this.metrics = new EventsMetrics(catalog, cache, wide, poller::lastSuccess);
             main = Brisk.create(cfg -> {
                 serverOptions.accept(cfg);
                 routes(cfg);
@@ -126,24 +128,9 @@ public final class EventsService implements AutoCloseable {
         // the server listens before the stored events are loaded: not ready until they are
         cfg.health(h -> h.startNotReady());
         cfg.get("/", ctx -> ctx.contentType(JSON).bytes(ROUTES)).dispatch(Dispatch.EVENT_LOOP);
-        // pure memory and bounded work: answered on the I/O thread, no hand-off
-        cfg.get("/search", ctx -> {
-            if (!catalog.loaded()) {
-                // an empty answer would be wrong, not just early: the store is still being read
-                ctx.header("Retry-After", "1");
-                error(ctx, 503, "unavailable", "the stored events are still loading; retry shortly");
-                return;
-            }
-            SearchQuery q = queries.get(ctx.queryString(), () -> SearchQuery.parse(queryParams(ctx), config.zone()));
-            EventIndex index = catalog.current();
-            SearchBody body = cache.get(index.version(), q, () -> new SearchBody(index.searchJson(q.from(), q.to())));
-            ctx.header("Vary", "Accept-Encoding").contentType(JSON);
-            if (body.compressible() && SearchBody.acceptsGzip(ctx.header("Accept-Encoding"))) {
-                ctx.header("Content-Encoding", "gzip").bytes(body.gzip());
-            } else {
-                ctx.bytes(body.identity());
-            }
-        }).dispatch(Dispatch.EVENT_LOOP);
+        // pure memory and bounded work on the I/O thread, no hand-off; a wide answer is made on the
+        // wide-render threads (unless cached) and sent as a stream, a piece at a time (SearchEndpoint)
+        cfg.get("/search", new SearchEndpoint(catalog, queries, cache, wide, config.zone())).dispatch(Dispatch.EVENT_LOOP);
         cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
         cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));
         cfg.exception(Exception.class, (e, ctx) -> {
@@ -153,17 +140,8 @@ public final class EventsService implements AutoCloseable {
         cfg.error(404, ctx -> error(ctx, 404, "not_found", "no such resource: " + ctx.path()));
     }
 
-    /** The query's parameters; a malformed escape in them is a bad parameter of /search like any other. */
-    private static Map<String, List<String>> queryParams(dev.brisk.Context ctx) {
-        try {
-            return ctx.queryParamMap();
-        } catch (HttpException.BadRequest e) {
-            throw new SearchQuery.InvalidParameterException("the query string is malformed: " + e.getMessage());
-        }
-    }
-
     private static void error(dev.brisk.Context ctx, int status, String code, String message) {
-        ctx.status(status).contentType(JSON).bytes(SearchJson.error(code, message));
+        SearchEndpoint.error(ctx, status, code, message);
     }
 
     private static String code(int status) {
@@ -231,6 +209,7 @@ public final class EventsService implements AutoCloseable {
         if (side != null) {
             side.close();
         }
+        wide.close();
         store.close();
     }
 }

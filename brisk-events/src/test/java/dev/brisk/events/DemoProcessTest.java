@@ -42,7 +42,7 @@ class DemoProcessTest {
                         + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-03-01T00:00:00Z")).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
             }
-            assertThat(body).startsWith("{\"data\":{\"events\":[{\"id\":\"").endsWith("]},\"error\":null}");
+            assertThat(body).startsWith("{\"data\":{\"events\":[{\"id\":\"").endsWith("],\"next\":null},\"error\":null}");
             HttpResponse<String> metrics = client.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(metrics.body()).contains("events_stored").contains("events_poll_seconds_count{result=\"updated\"}");

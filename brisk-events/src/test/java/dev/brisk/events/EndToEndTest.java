@@ -75,7 +75,7 @@ class EndToEndTest {
         for (int i = 0; i < want.size(); i++) {
             sb.append(i > 0 ? "," : "").append(new String(SearchJson.event(want.get(i)), StandardCharsets.UTF_8));
         }
-        return sb.append("]},\"error\":null}").toString();
+        return sb.append("],\"next\":null},\"error\":null}").toString();
     }
 
     private HttpResponse<String> search(String query) throws Exception {

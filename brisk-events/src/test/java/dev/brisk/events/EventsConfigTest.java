@@ -40,6 +40,16 @@ class EventsConfigTest {
         assertThat(c.zone()).isEqualTo(ZoneId.of("UTC"));
         assertThat(c.cacheEntries()).isEqualTo(1024);
         assertThat(c.cacheBytes()).isEqualTo(64L << 20);
+        assertThat(c.wideSearches()).isEqualTo(16);
+        assertThat(c.wideRenderThreads()).isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    }
+
+    @Test
+    void wideSearchSettings() {
+        Map<String, String> env = Map.of("EVENTS_WIDE_SEARCHES", "4", "EVENTS_WIDE_RENDER_THREADS", "3");
+        EventsConfig c = EventsConfig.from(env, new Properties(), ConfigSource.empty());
+        assertThat(c.wideSearches()).isEqualTo(4);
+        assertThat(c.wideRenderThreads()).isEqualTo(3);
     }
 
     @Test
@@ -81,6 +91,8 @@ class EventsConfigTest {
         "EVENTS_CACHE_ENTRIES | lots | EVENTS_CACHE_ENTRIES must be a whole number, 0 or more, got lots",
         "EVENTS_CACHE_ENTRIES | -1 | EVENTS_CACHE_ENTRIES must be a whole number, 0 or more, got -1",
         "EVENTS_CACHE_SIZE | big | EVENTS_CACHE_SIZE must be a size such as 512, 8KiB or 256MiB, got big",
+        "EVENTS_WIDE_SEARCHES | 0 | EVENTS_WIDE_SEARCHES must be a whole number, 1 or more, got 0",
+        "EVENTS_WIDE_RENDER_THREADS | many | EVENTS_WIDE_RENDER_THREADS must be a whole number, 1 or more, got many",
         "EVENTS_MAX_FEED_SIZE | 12XB | EVENTS_MAX_FEED_SIZE must be a size",
         "EVENTS_TIME_ZONE | Mars/Olympus | EVENTS_TIME_ZONE must be a time-zone id such as UTC or Europe/Madrid, got Mars/Olympus",
         "EVENTS_PROVIDER_URL | http://a b/feed | EVENTS_PROVIDER_URL is not a valid URL",

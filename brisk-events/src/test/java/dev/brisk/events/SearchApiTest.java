@@ -74,7 +74,7 @@ class SearchApiTest {
                     .append("\",\"min_price\":").append(e.minPrice()).append(",\"max_price\":").append(e.maxPrice())
                     .append('}');
         }
-        return sb.append("]},\"error\":null}").toString();
+        return sb.append("],\"next\":null},\"error\":null}").toString();
     }
 
     @Test
@@ -124,13 +124,54 @@ class SearchApiTest {
         "starts_at=2021-01-01T00:00:00&starts_at=2021-01-02T00:00:00 | starts_at is given 2 times",
         // parsed, but outside the date-times that exist once moved to the events' zone
         "starts_at=-999999999-01-01T00:00:00%2B01:00 | starts_at '-999999999-01-01T00:00:00+01:00' is out of the supported range",
-        "ends_at=%2B999999999-12-31T23:00:00-02:00 | ends_at '+999999999-12-31T23:00:00-02:00' is out of the supported range"})
+        "ends_at=%2B999999999-12-31T23:00:00-02:00 | ends_at '+999999999-12-31T23:00:00-02:00' is out of the supported range",
+        "limit=abc | limit 'abc' is not a whole number; expected a whole number from 1 to 10000",
+        "limit=-3 | limit '-3' is not a whole number; expected a whole number from 1 to 10000",
+        "limit=2.5 | limit '2.5' is not a whole number",
+        "limit= | limit is empty; expected a whole number from 1 to 10000",
+        "limit=0 | limit 0 is below 1; expected a whole number from 1 to 10000",
+        "limit=000 | limit 000 is below 1",
+        "limit=10001 | limit 10001 is above the maximum of 10000; read a wider result page by page, following each answer's next link",
+        "limit=99999999999999999999999 | limit 99999999999999999999999 is above the maximum of 10000",
+        "limit=5&limit=6 | limit is given 2 times; give it once",
+        "cursor=abc | cursor 'abc' is not a cursor of this service; use the next link of an earlier answer as it is",
+        // the right length, but a format this service never issued (first byte 2)
+        "cursor=AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | cursor 'AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' is not a cursor of this service",
+        "cursor=AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA* | cursor 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA*' is not a cursor of this service",
+        // the right length with padding inside: fewer bytes than a cursor holds
+        "cursor=AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D%3D | cursor 'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==' is not a cursor of this service",
+        "cursor= | cursor '' is not a cursor of this service"})
     void badParametersAre400WithTheErrorShape(String query, String message) throws Exception {
         HttpResponse<String> r = get("/search?" + query);
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(r.body()).startsWith("{\"error\":{\"code\":\"invalid_parameter\",\"message\":\"" + message)
                 .endsWith("\"},\"data\":null}");
+    }
+
+    @Test
+    void aLimitPagesTheAnswerAndNextLeadsToTheRest() throws Exception {
+        HttpResponse<String> first = get("/search?starts_at=2021-01-01T00:00:00Z&limit=2");
+        assertThat(first.statusCode()).isEqualTo(200);
+        String next = nextLink(first.body());
+        assertThat(next).startsWith("/search?starts_at=2021-01-01T00:00:00&limit=2&cursor=");
+        assertThat(first.body()).isEqualTo(json(B, A).replace("\"next\":null", "\"next\":\"" + next + "\""));
+
+        HttpResponse<String> second = get(next);
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(json(C));
+        // a limit of exactly what is left: nothing after, so no next
+        assertThat(get("/search?limit=3").body()).isEqualTo(json(B, A, C));
+        assertThat(get("/search?limit=10000").body()).isEqualTo(json(B, A, C));
+        assertThat(get("/search?limit=0001").body()).isEqualTo(json(B).replace("\"next\":null",
+                "\"next\":\"" + nextLink(get("/search?limit=1").body()) + "\""));
+    }
+
+    /** The next link of a page, or null. */
+    static String nextLink(String body) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"next\":(null|\"([^\"]*)\")").matcher(body);
+        assertThat(m.find()).as("a next field in %s", body).isTrue();
+        return m.group(2);
     }
 
     @Test
@@ -151,7 +192,7 @@ class SearchApiTest {
         assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(r.body()).startsWith("{\"service\":\"Brisk event search\",\"routes\":[")
                 .contains("{\"method\":\"GET\",\"path\":\"/\",\"description\":\"this list of routes\"}")
-                .contains("{\"method\":\"GET\",\"path\":\"/search\",\"description\":\"events that overlap starts_at..ends_at")
+                .contains("{\"method\":\"GET\",\"path\":\"/search\",\"description\":\"events within starts_at..ends_at")
                 .contains("\"path\":\"/health\"", "\"path\":\"/ready\"").endsWith("}]}");
         // every route listed answers, and nothing but a route is listed
         for (String path : r.body().split("\"path\":\"")) {

@@ -33,6 +33,8 @@ final class FeedDocumentReader {
     private int records;
     private int skipped;
     private int notOnline;
+    private int conflicts;
+    private String firstConflict;
 
     FeedDocumentReader(XMLStreamReader xml, BadRecordLog badLog) {
         this.xml = xml;
@@ -59,7 +61,8 @@ final class FeedDocumentReader {
             xml.next();
         }
         badLog.finish(skipped, skipReasons);
-        return new FeedResult(List.copyOf(events.values()), records, skipped, notOnline, skipReasons);
+        return new FeedResult(List.copyOf(events.values()), records, skipped, notOnline, skipReasons, conflicts,
+                firstConflict);
     }
 
     /** Up to the root element; a DOCTYPE is refused outright, so no entity it declares is ever used. */
@@ -179,7 +182,15 @@ final class FeedDocumentReader {
         } else if (zones == 0) {
             badRecord(baseId, recordId, SkipReason.NO_ZONES, "no zones");
         } else {
-            events.put(new Key(baseId, recordId), Event.of(baseId, recordId, title, start, end, min, max));
+            Event event = Event.of(baseId, recordId, title, start, end, min, max);
+            Event earlier = events.put(new Key(baseId, recordId), event);
+            if (earlier != null && !earlier.sameValues(event)) {
+                // the provider contradicts itself within one document: counted, named once per feed (the poll's line)
+                if (conflicts++ == 0) {
+                    firstConflict = dialect.baseId + "=" + BadRecordLog.printable(baseId) + " " + dialect.recordId + "="
+                            + BadRecordLog.printable(recordId) + " at line " + xml.getLocation().getLineNumber();
+                }
+            }
         }
     }
 

@@ -19,7 +19,8 @@ import javax.xml.stream.XMLStreamReader;
  * {@code sell_mode} is not {@code online} are counted and ignored. A bad record (missing id, title or
  * date, impossible date, end before start, bad price, no zones) is logged, counted and skipped; it never
  * affects the rest of the feed. If a (base, record) pair appears in several good online records, the
- * last one wins and keeps the position of the first.
+ * last one wins and keeps the position of the first; one whose values differ from the record it
+ * replaces is counted as a conflict ({@link FeedResult#conflicts()}), not logged record by record.
  *
  * <p>Element and attribute names are matched by their local part, without namespace processing (the
  * feed has no namespaces). Unknown elements are skipped with everything inside them; unknown attributes,

@@ -16,17 +16,20 @@ import java.util.Map;
  * @param notOnline   records whose sell_mode is not {@code online}: ignored
  * @param skipReasons how many of the skipped records were skipped for each reason (reasons with none left
  *                    out); from {@link FeedParser} the counts add up to {@code skipped}
+ * @param conflicts   good online records whose (baseId, planId) an earlier good record of the same
+ *                    document had, with other values: each replaced the one before it (the last wins)
+ * @param firstConflict the first such record's ids, printable, for a log line; null when none
  */
 public record FeedResult(List<Event> events, int records, int skipped, int notOnline,
-                         Map<SkipReason, Integer> skipReasons) {
+                         Map<SkipReason, Integer> skipReasons, int conflicts, String firstConflict) {
     public FeedResult {
         events = List.copyOf(events);
         skipReasons = skipReasons.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new EnumMap<>(skipReasons));
     }
 
-    /** A result without a breakdown of the skipped records. */
+    /** A result without a breakdown of the skipped records, and no conflicts. */
     public FeedResult(List<Event> events, int records, int skipped, int notOnline) {
-        this(events, records, skipped, notOnline, Map.of());
+        this(events, records, skipped, notOnline, Map.of(), 0, null);
     }
 }

@@ -34,9 +34,16 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>Timeouts: connecting ({@code connectTimeout}), waiting for the response head and then for each
  * piece of the body ({@code readTimeout}, an inactivity bound).
+ *
+ * <p>Redirects: followed only to the same host (compared case-insensitively; any port), never from
+ * https to http, at most {@value #MAX_REDIRECTS} in a row; a redirect elsewhere fails the poll
+ * ({@code redirect}), naming where it pointed. The provider's answers should not be able to point the
+ * poller at another machine (an internal address, say) by a Location header.
  */
 public final class FeedPoller implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FeedPoller.class.getName());
+    /** Redirects followed for one poll, at most. */
+    static final int MAX_REDIRECTS = 5;
 
     /**
      * Poller settings.
@@ -76,7 +83,7 @@ public final class FeedPoller implements AutoCloseable {
         this.listener = listener;
         this.client = HttpClient.newBuilder()
                 .connectTimeout(options.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER) // followed by hand, to the same host only
                 .build();
         this.backoff = Backoff.jittered(options.interval(), options.maxBackoff());
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -120,6 +127,8 @@ public final class FeedPoller implements AutoCloseable {
         PollOutcome outcome;
         try {
             outcome = fetchAndApply(t0);
+        } catch (RedirectRefused e) {
+            outcome = PollOutcome.failed("redirect", e.getMessage(), System.nanoTime() - t0);
         } catch (HttpTimeoutException e) {
             outcome = PollOutcome.failed("timeout", e.getMessage(), System.nanoTime() - t0);
         } catch (IOException e) {
@@ -144,7 +153,9 @@ public final class FeedPoller implements AutoCloseable {
         }
         // one line per poll, whatever the feed held: bad records are counted here by reason, and
         // described one by one only at DEBUG (dev.brisk.events.feed), so they never flood the log
-        LOG.log(outcome.ok() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, summary(polls, outcome));
+        // a provider contradicting itself is worth a warning, still in the one line
+        LOG.log(outcome.ok() && outcome.conflicts() == 0 ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                summary(polls, outcome));
         try {
             listener.polled(outcome);
         } catch (RuntimeException e) {
@@ -165,7 +176,9 @@ public final class FeedPoller implements AutoCloseable {
                     + " (" + options.url() + ")";
             case NOT_MODIFIED -> head + "not modified since the last feed (" + ms + " ms)";
             case UPDATED, UNCHANGED -> head + count(o.records()) + " records, " + count(o.skipped()) + " skipped"
-                    + byReason(o.skipReasons()) + ", " + count(o.notOnline()) + " not online; "
+                    + byReason(o.skipReasons()) + ", " + count(o.notOnline()) + " not online"
+                    + (o.conflicts() == 0 ? "" : ", " + count(o.conflicts()) + " conflicting duplicates (the last of each id kept;"
+                            + " first: " + o.firstConflict() + ")") + "; "
                     + (o.changed() == 0 ? "nothing changed" : count(o.changed()) + " changed events stored")
                     + " in " + ms + " ms; " + count(catalog.current().size()) + " searchable";
         };
@@ -191,21 +204,12 @@ public final class FeedPoller implements AutoCloseable {
     }
 
     private PollOutcome fetchAndApply(long t0) throws IOException, InterruptedException, FeedFormatException {
-        HttpRequest.Builder req = HttpRequest.newBuilder(options.url())
-                .timeout(options.readTimeout())
-                .header("Accept", "application/xml, text/xml")
-                .header("Accept-Encoding", "gzip");
-        if (etag != null) {
-            req.header("If-None-Match", etag);
-        }
-        if (lastModified != null) {
-            req.header("If-Modified-Since", lastModified);
-        }
-        HttpResponse<InputStream> response = client.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = fetch();
         int status = response.statusCode();
         if (status == 304) {
             response.body().close();
-            return new PollOutcome(PollOutcome.Result.NOT_MODIFIED, 0, 0, 0, 0, System.nanoTime() - t0, null, null, Map.of());
+            return new PollOutcome(PollOutcome.Result.NOT_MODIFIED, 0, 0, 0, 0, System.nanoTime() - t0, null, null, Map.of(),
+                    0, null);
         }
         if (status != 200) {
             response.body().close();
@@ -237,7 +241,73 @@ public final class FeedPoller implements AutoCloseable {
         lastModified = response.headers().firstValue("Last-Modified").orElse(null);
         return new PollOutcome(changed.isEmpty() ? PollOutcome.Result.UNCHANGED : PollOutcome.Result.UPDATED,
                 feed.records(), feed.skipped(), feed.notOnline(), changed.size(), System.nanoTime() - t0, null, null,
-                feed.skipReasons());
+                feed.skipReasons(), feed.conflicts(), feed.firstConflict());
+    }
+
+    /**
+     * The provider's answer to a conditional GET of the feed, after following its redirects to the same
+     * host. Any other status, 3xx without a usable Location included, is returned as it is.
+     *
+     * @throws RedirectRefused a redirect to another host, from https to http, or one too many
+     */
+    private HttpResponse<InputStream> fetch() throws IOException, InterruptedException {
+        URI url = options.url();
+        for (int hop = 0; ; hop++) {
+            HttpRequest.Builder req = HttpRequest.newBuilder(url)
+                    .timeout(options.readTimeout())
+                    .header("Accept", "application/xml, text/xml")
+                    .header("Accept-Encoding", "gzip");
+            if (etag != null) {
+                req.header("If-None-Match", etag);
+            }
+            if (lastModified != null) {
+                req.header("If-Modified-Since", lastModified);
+            }
+            HttpResponse<InputStream> response = client.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+            int status = response.statusCode();
+            boolean redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+            String location = redirect ? response.headers().firstValue("Location").orElse(null) : null;
+            if (location == null) {
+                return response;
+            }
+            response.body().close();
+            URI next;
+            try {
+                next = url.resolve(location.strip());
+            } catch (IllegalArgumentException e) {
+                throw new RedirectRefused("the provider redirected to an unusable location " + printable(location));
+            }
+            if (next.getHost() == null || !next.getHost().equalsIgnoreCase(url.getHost())) {
+                throw new RedirectRefused("the provider redirected to another host: " + printable(next.toString())
+                        + " (only redirects to " + url.getHost() + " are followed)");
+            }
+            if (!"http".equalsIgnoreCase(next.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())
+                    || "https".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())) {
+                throw new RedirectRefused("the provider redirected from " + url.getScheme() + " to "
+                        + printable(String.valueOf(next.getScheme())) + ": refused");
+            }
+            if (hop == MAX_REDIRECTS) {
+                throw new RedirectRefused("the provider redirected more than " + MAX_REDIRECTS + " times in a row");
+            }
+            url = next;
+        }
+    }
+
+    /** A provider's value in a log line: at most 200 characters, no control characters. */
+    private static String printable(String v) {
+        StringBuilder b = new StringBuilder(Math.min(v.length(), 203));
+        for (int i = 0; i < v.length() && i < 200; i++) {
+            char c = v.charAt(i);
+            b.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return v.length() > 200 ? b.append("...").toString() : b.toString();
+    }
+
+    /** A redirect the poller does not follow; the poll fails with reason {@code redirect}. */
+    private static final class RedirectRefused extends IOException {
+        RedirectRefused(String message) {
+            super(message);
+        }
     }
 
     private static InputStream decoded(InputStream body, HttpResponse<?> response) throws IOException {

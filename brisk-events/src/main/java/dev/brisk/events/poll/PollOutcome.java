@@ -13,12 +13,15 @@ import java.util.Map;
  * @param changed  events inserted or updated in the store
  * @param nanos    wall time of the whole poll
  * @param reason   a short, bounded failure kind for metrics ({@code timeout}, {@code io}, {@code status},
- *                 {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
+ *                 {@code redirect}, {@code malformed}, {@code database}, {@code interrupted}, {@code unexpected}), or null
  * @param error    why it failed, in words, or null
  * @param skipReasons the skipped records by reason (reasons with none left out)
+ * @param conflicts records with the id of an earlier record of the same feed but other values (the last kept)
+ * @param firstConflict the first of those, described for the log, or null
  */
 public record PollOutcome(Result result, int records, int skipped, int notOnline, int changed, long nanos,
-                          String reason, String error, Map<SkipReason, Integer> skipReasons) {
+                          String reason, String error, Map<SkipReason, Integer> skipReasons, int conflicts,
+                          String firstConflict) {
     public PollOutcome {
         skipReasons = Map.copyOf(skipReasons);
     }
@@ -40,6 +43,6 @@ public record PollOutcome(Result result, int records, int skipped, int notOnline
     }
 
     static PollOutcome failed(String reason, String error, long nanos) {
-        return new PollOutcome(Result.FAILED, 0, 0, 0, 0, nanos, reason, error, Map.of());
+        return new PollOutcome(Result.FAILED, 0, 0, 0, 0, nanos, reason, error, Map.of(), 0, null);
     }
 }

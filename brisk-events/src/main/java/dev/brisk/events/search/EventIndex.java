@@ -3,6 +3,7 @@ package dev.brisk.events.search;
 import dev.brisk.events.Event;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
@@ -16,13 +17,19 @@ import java.util.UUID;
  * already rendered. Readers share it without locks; a poll builds the next one and publishes it
  * (see {@link EventCatalog}).
  *
- * <p>A range query finds the first event starting at or after the lower bound by binary search and
- * walks forward while events start at or before the upper bound (an event ending by the bound must
- * also start by it), so it costs O(log n + k) for k events starting in the window.
+ * <p>A page finds the first event starting at or after the lower bound (and after its cursor) by
+ * binary search and walks forward while events start at or before the upper bound (an event ending by
+ * the bound must also start by it) until the page is full, so it costs O(log n + k) for the k events
+ * it walks over.
  */
 public final class EventIndex {
-    private static final Comparator<Event> ORDER =
-            Comparator.comparing(Event::start).thenComparing(e -> e.id().toString());
+    /**
+     * Start, then id as two unsigned halves: the order of the ids' lower-case hex text (what the API
+     * promises), without making that text; {@link Cursor} compares the same way.
+     */
+    private static final Comparator<Event> ORDER = Comparator.comparing(Event::start)
+            .thenComparing((a, b) -> Long.compareUnsigned(a.id().getMostSignificantBits(), b.id().getMostSignificantBits()))
+            .thenComparing((a, b) -> Long.compareUnsigned(a.id().getLeastSignificantBits(), b.id().getLeastSignificantBits()));
 
     private final long version;
     private final Event[] events;
@@ -91,38 +98,85 @@ public final class EventIndex {
         return byId.get(id);
     }
 
-    /** Events with {@code start >= from} and {@code end <= to}, sorted by start then id; a null bound is open. */
+    /**
+     * Every event with {@code start >= from} and {@code end <= to}, sorted by start then id; a null
+     * bound is open. Unpaged: for tests and tools, not for requests.
+     */
     public List<Event> search(LocalDateTime from, LocalDateTime to) {
-        int[] picks = select(from, to);
-        int n = picks[picks.length - 1];
-        Event[] found = new Event[n];
-        for (int i = 0; i < n; i++) {
-            found[i] = events[picks[i]];
+        List<Event> found = new ArrayList<>();
+        SearchQuery q = new SearchQuery(from, to, SearchQuery.MAX_LIMIT, null);
+        while (true) {
+            Page page = page(q);
+            for (int i = 0; i < page.count(); i++) {
+                found.add(events[page.position(i)]);
+            }
+            if (page.next() == null) {
+                return List.copyOf(found);
+            }
+            q = new SearchQuery(from, to, SearchQuery.MAX_LIMIT, page.next());
         }
-        return List.of(found);
     }
 
-    /** The JSON success body for {@link #search}. */
-    public byte[] searchJson(LocalDateTime from, LocalDateTime to) {
-        int[] picks = select(from, to);
-        return SearchJson.events(json, picks, picks[picks.length - 1]);
-    }
-
-    /** Positions of matching events, in order; the last slot holds their count. */
-    private int[] select(LocalDateTime from, LocalDateTime to) {
+    /**
+     * The page {@code q} asks for: the events of its window after its cursor, in order, at most
+     * {@code q.limit()} of them and no more than {@link Page#MAX_BYTES} of JSON (but always at least
+     * one, so paging moves on). Costs O(log n) to find the first event, then a walk over the events
+     * starting in the window until the page is full and one more match is seen (or the window ends).
+     */
+    public Page page(SearchQuery q) {
+        LocalDateTime from = q.from();
+        LocalDateTime to = q.to();
         // whole-second event times: start >= from means start >= from rounded up to a second
         int lo = from == null ? 0 : firstStartingAtOrAfter(key(from) + (from.getNano() > 0 ? 1 : 0));
+        if (q.after() != null) {
+            lo = Math.max(lo, firstAfter(q.after()));
+        }
         long hiKey = to == null ? Long.MAX_VALUE : key(to);
         int hi = to == null ? events.length : firstStartingAtOrAfter(hiKey == Long.MAX_VALUE ? hiKey : hiKey + 1);
-        int[] picks = new int[Math.max(0, hi - lo) + 1];
+        int[] picks = new int[Math.min(Math.max(0, hi - lo), q.limit())];
         int n = 0;
+        long bytes = 0;
+        boolean more = false;
         for (int i = lo; i < hi; i++) {
             if (ends[i] <= hiKey) {
+                if (n == picks.length || (n > 0 && bytes + json[i].length + 1 > Page.MAX_BYTES)) {
+                    more = true;
+                    break;
+                }
                 picks[n++] = i;
+                bytes += json[i].length;
             }
         }
-        picks[picks.length - 1] = n;
-        return picks;
+        Cursor next = null;
+        if (more) {
+            int last = picks[n - 1];
+            next = Cursor.after(starts[last], events[last].id());
+        }
+        return new Page(q, picks, n, bytes + Math.max(0, n - 1), next);
+    }
+
+    /**
+     * The JSON success body of {@code page}, which this snapshot made: the events and the link to the
+     * next page, or null when this is the last.
+     */
+    public byte[] render(Page page) {
+        String next = page.next() == null ? null : page.query().nextLink(page.next());
+        return SearchJson.page(json, page, next);
+    }
+
+    /** The first position whose (start, id) comes after {@code c}. */
+    private int firstAfter(Cursor c) {
+        int lo = 0;
+        int hi = starts.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (c.compareEvent(starts[mid], events[mid].id()) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     private int firstStartingAtOrAfter(long key) {

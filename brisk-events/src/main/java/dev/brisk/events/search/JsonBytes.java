@@ -94,8 +94,9 @@ final class JsonBytes {
         return len;
     }
 
+    /** The bytes written; the buffer itself when exactly full (a presized page is not copied twice). */
     byte[] toBytes() {
-        return Arrays.copyOf(buf, len);
+        return len == buf.length ? buf : Arrays.copyOf(buf, len);
     }
 
     private void ensure(int more) {

@@ -65,20 +65,30 @@ public final class SearchBody {
     }
 
     /**
-     * The gzip form, as a read-only buffer in the same memory as {@link #identity()} (computed once;
-     * concurrent first callers may both compute it, harmlessly).
+     * The gzip form, as a read-only buffer in the same memory as {@link #identity()}: computed once and
+     * kept, concurrent first callers may both compute it, harmlessly. A gzip form larger than the
+     * identity (data that does not compress) is made afresh for each call and never kept, so a body
+     * never holds more than twice its length (what {@link ResponseCache} budgets for it).
      */
     public ByteBuffer gzip() {
         ByteBuffer g = gzip;
         if (g == null) {
             byte[] compressed = compress(identity);
             g = ByteBuffer.wrap(compressed).asReadOnlyBuffer();
+            if (compressed.length > length()) {
+                return g;
+            }
             if (identity.isDirect()) {
                 g = direct(g);
             }
             gzip = g;
         }
         return g;
+    }
+
+    /** Whether the gzip form is made and kept, so {@link #gzip()} costs nothing. */
+    public boolean gzipReady() {
+        return gzip != null;
     }
 
     private static byte[] compress(ByteBuffer data) {

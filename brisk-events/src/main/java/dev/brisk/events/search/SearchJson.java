@@ -10,7 +10,8 @@ import java.time.LocalDateTime;
  */
 public final class SearchJson {
     private static final byte[] HEAD = "{\"data\":{\"events\":[".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] TAIL = "]},\"error\":null}".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NEXT = "],\"next\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TAIL = "},\"error\":null}".getBytes(StandardCharsets.US_ASCII);
 
     private SearchJson() {
     }
@@ -35,19 +36,27 @@ public final class SearchJson {
         return out.toBytes();
     }
 
-    /** The success envelope around the pre-rendered events {@code rendered[picks[0..count)]}, in that order. */
-    static byte[] events(byte[][] rendered, int[] picks, int count) {
-        int size = HEAD.length + TAIL.length + Math.max(0, count - 1);
-        for (int i = 0; i < count; i++) {
-            size += rendered[picks[i]].length;
-        }
-        JsonBytes out = new JsonBytes(size);
+    /**
+     * The success envelope around {@code page}'s pre-rendered events ({@code rendered} by index
+     * position): {@code {"data":{"events":[..],"next":"/search?..."},"error":null}}, {@code next} null on
+     * the last page. {@code next} is ASCII that needs no escaping (a path and query this service built).
+     */
+    static byte[] page(byte[][] rendered, Page page, String next) {
+        int count = page.count();
+        long size = HEAD.length + page.bytes() + NEXT.length + (next == null ? 4 : next.length() + 2) + TAIL.length;
+        JsonBytes out = new JsonBytes((int) Math.min(size, Integer.MAX_VALUE - 16));
         out.raw(HEAD);
         for (int i = 0; i < count; i++) {
             if (i > 0) {
                 out.ch(',');
             }
-            out.raw(rendered[picks[i]]);
+            out.raw(rendered[page.position(i)]);
+        }
+        out.raw(NEXT);
+        if (next == null) {
+            out.ascii("null");
+        } else {
+            out.ch('"').ascii(next).ch('"');
         }
         return out.raw(TAIL).toBytes();
     }

@@ -5,25 +5,48 @@ import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code /search} window: {@code starts_at} and {@code ends_at}, each optional. A value is an
- * ISO-8601 date-time with an offset ({@code 2021-02-01T00:00:00Z}, {@code ...+02:00}), converted to
- * the events' zone, or without one ({@code 2021-02-01T00:00:00}), taken as a wall time in that zone.
+ * One {@code /search} page: the window {@code starts_at} and {@code ends_at} (each optional), at most
+ * {@code limit} events, after the position {@code cursor}. A date-time is ISO-8601 with an offset
+ * ({@code 2021-02-01T00:00:00Z}, {@code ...+02:00}), converted to the events' zone, or without one
+ * ({@code 2021-02-01T00:00:00}), taken as a wall time in that zone.
  *
- * @param from lower bound on start (inclusive), or null
- * @param to   upper bound on end (inclusive), or null
+ * @param from  lower bound on start (inclusive), or null
+ * @param to    upper bound on end (inclusive), or null
+ * @param limit the most events on the page, 1 to {@link #MAX_LIMIT}
+ * @param after the position the page starts after (from a previous page's {@code next}), or null
  */
-public record SearchQuery(LocalDateTime from, LocalDateTime to) {
+public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Cursor after) {
     /** The parameter names; public so error messages and docs agree. */
     public static final String STARTS_AT = "starts_at";
     public static final String ENDS_AT = "ends_at";
+    public static final String LIMIT = "limit";
+    public static final String CURSOR = "cursor";
+    /** Events on a page when {@code limit} is not given. */
+    public static final int DEFAULT_LIMIT = 1_000;
+    /** The largest {@code limit}: a wider result is read page by page through {@code next}. */
+    public static final int MAX_LIMIT = 10_000;
+    /** The path a {@code next} link points to. */
+    private static final String PATH = "/search";
+
+    public SearchQuery {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit " + limit + " is not in 1.." + MAX_LIMIT);
+        }
+    }
+
+    /** The first page of a window, {@link #DEFAULT_LIMIT} events long. */
+    public SearchQuery(LocalDateTime from, LocalDateTime to) {
+        this(from, to, DEFAULT_LIMIT, null);
+    }
 
     /**
-     * Reads the window from query parameters.
+     * Reads the page from query parameters.
      *
      * @param zone the zone the provider's local times are in
      * @throws InvalidParameterException with a message naming the parameter and the expected form
@@ -34,10 +57,78 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to) {
         if (from != null && to != null && from.isAfter(to)) {
             throw new InvalidParameterException(STARTS_AT + " (" + from + ") is after " + ENDS_AT + " (" + to + ")");
         }
-        return new SearchQuery(from, to);
+        return new SearchQuery(from, to, limit(params), cursor(params));
     }
 
-    private static LocalDateTime bound(Map<String, List<String>> params, String name, ZoneId zone) {
+    /**
+     * The link to the page after this one, which ends just before {@code next}: the same window and
+     * limit, as wall times in the events' zone (the same instants this query meant), and the cursor.
+     */
+    public String nextLink(Cursor next) {
+        StringBuilder b = new StringBuilder(128).append(PATH).append('?');
+        if (from != null) {
+            b.append(STARTS_AT).append('=').append(linkTime(from)).append('&');
+        }
+        if (to != null) {
+            b.append(ENDS_AT).append('=').append(linkTime(to)).append('&');
+        }
+        return b.append(LIMIT).append('=').append(limit).append('&').append(CURSOR).append('=').append(next.encode())
+                .toString();
+    }
+
+    /** ISO-8601 wall time, seconds always shown; a year past 9999 has a '+', which a query must escape. */
+    private static String linkTime(LocalDateTime t) {
+        return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t).replace("+", "%2B");
+    }
+
+    private static int limit(Map<String, List<String>> params) {
+        String v = single(params, LIMIT);
+        if (v == null) {
+            return DEFAULT_LIMIT;
+        }
+        String expected = "; expected a whole number from 1 to " + MAX_LIMIT;
+        if (v.isEmpty()) {
+            throw new InvalidParameterException(LIMIT + " is empty" + expected);
+        }
+        boolean digits = true;
+        int significant = -1; // where the digits after any leading zeros start
+        for (int i = 0; i < v.length() && digits; i++) {
+            char c = v.charAt(i);
+            digits = c >= '0' && c <= '9';
+            if (significant < 0 && c != '0') {
+                significant = i;
+            }
+        }
+        if (!digits) {
+            throw new InvalidParameterException(LIMIT + " '" + printable(v) + "' is not a whole number" + expected);
+        }
+        // past nine significant digits it is above the maximum whatever it says: no parse can overflow
+        long n = significant < 0 ? 0 : v.length() - significant > 9 ? Long.MAX_VALUE : Long.parseLong(v.substring(significant));
+        if (n < 1) {
+            throw new InvalidParameterException(LIMIT + " " + printable(v) + " is below 1" + expected);
+        }
+        if (n > MAX_LIMIT) {
+            throw new InvalidParameterException(LIMIT + " " + printable(v) + " is above the maximum of " + MAX_LIMIT
+                    + "; read a wider result page by page, following each answer's next link");
+        }
+        return (int) n;
+    }
+
+    private static Cursor cursor(Map<String, List<String>> params) {
+        String v = single(params, CURSOR);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Cursor.decode(v);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidParameterException(CURSOR + " '" + printable(v)
+                    + "' is not a cursor of this service; use the next link of an earlier answer as it is");
+        }
+    }
+
+    /** The parameter's one value, stripped, or null when absent; given twice it is refused. */
+    private static String single(Map<String, List<String>> params, String name) {
         List<String> values = params.get(name);
         if (values == null || values.isEmpty()) {
             return null;
@@ -45,8 +136,26 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to) {
         if (values.size() > 1) {
             throw new InvalidParameterException(name + " is given " + values.size() + " times; give it once");
         }
+        return values.get(0).strip();
+    }
+
+    /** A client's value in an error message: at most 40 characters, no control characters. */
+    private static String printable(String v) {
+        StringBuilder b = new StringBuilder(Math.min(v.length(), 43));
+        for (int i = 0; i < v.length() && i < 40; i++) {
+            char c = v.charAt(i);
+            b.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        return v.length() > 40 ? b.append("...").toString() : b.toString();
+    }
+
+    private static LocalDateTime bound(Map<String, List<String>> params, String name, ZoneId zone) {
+        String raw = single(params, name);
+        if (raw == null) {
+            return null;
+        }
         // an unencoded '+' of an offset arrives as a space (form decoding); a date-time has no space otherwise
-        String v = values.get(0).strip().replace(' ', '+');
+        String v = raw.replace(' ', '+');
         if (v.isEmpty()) {
             throw new InvalidParameterException(name + " is empty; expected an ISO-8601 date-time such as 2021-02-01T00:00:00Z");
         }

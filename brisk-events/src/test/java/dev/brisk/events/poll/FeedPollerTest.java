@@ -63,7 +63,26 @@ class FeedPollerTest {
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY }
+    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY, DUPLICATES }
+
+    /**
+     * Plan 291 three times with three prices (two conflicts; the last, 5.00, is kept), and plan 292 twice
+     * with the same values (a repeat, not a conflict).
+     */
+    private static final String DUPLICATES = """
+            <planList><output>
+              <base_plan base_plan_id="291" sell_mode="online" title="Camela en concierto">
+                <plan plan_id="291" plan_start_date="2021-06-30T21:00:00" plan_end_date="2021-06-30T22:00:00"><zone price="20.00"/></plan>
+                <plan plan_id="292" plan_start_date="2021-07-01T21:00:00" plan_end_date="2021-07-01T22:00:00"><zone price="10.00"/></plan>
+                <plan plan_id="291" plan_start_date="2021-06-30T21:00:00" plan_end_date="2021-06-30T22:00:00"><zone price="99.00"/></plan>
+                <plan plan_id="292" plan_start_date="2021-07-01T21:00:00" plan_end_date="2021-07-01T22:00:00"><zone price="10.00"/></plan>
+                <plan plan_id="291" plan_start_date="2021-06-30T21:00:00" plan_end_date="2021-06-30T22:00:00"><zone price="5.00"/></plan>
+              </base_plan>
+            </output></planList>
+            """;
+
+    /** Where {@code /away} redirects to (set by the test that uses it). */
+    private final AtomicReference<String> awayLocation = new AtomicReference<>("http://localhost:1/feed");
 
     /** Four bad records of three kinds: two impossible dates, a missing plan_id, a price that is no number. */
     private static final String BAD_RECORDS = """
@@ -79,7 +98,12 @@ class FeedPollerTest {
 
     @BeforeEach
     void start() {
-        provider = BriskTestServer.start(cfg -> cfg.get("/feed", ctx -> {
+        provider = BriskTestServer.start(cfg -> {
+            cfg.get("/moved", ctx -> ctx.redirect("/feed", 302));
+            cfg.get("/moved-twice", ctx -> ctx.redirect("http://127.0.0.1:" + provider.port() + "/moved", 308));
+            cfg.get("/away", ctx -> ctx.redirect(awayLocation.get(), 302));
+            cfg.get("/loop", ctx -> ctx.redirect("/loop", 307));
+            cfg.get("/feed", ctx -> {
             String inm = ctx.header("If-None-Match");
             if (inm != null) {
                 ifNoneMatch.add(inm);
@@ -112,6 +136,7 @@ class FeedPollerTest {
                 case ERROR_500 -> ctx.status(500).text("provider broke");
                 case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
                 case TRUNCATED -> ctx.contentType("application/xml").text(FEED.substring(0, FEED.length() / 2));
+                case DUPLICATES -> ctx.contentType("application/xml").text(DUPLICATES);
                 case STALL_BODY -> ctx.contentType("application/xml").stream(new InputStream() {
                     private boolean sent;
 
@@ -137,7 +162,8 @@ class FeedPollerTest {
                     }
                 });
             }
-        }));
+        });
+        });
         store = EventStore.open("jdbc:sqlite:" + dir.resolve("p.db"));
         catalog = new EventCatalog();
         catalog.load(store.loadAll());
@@ -309,5 +335,120 @@ class FeedPollerTest {
         String line = records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
                 .map(LogRecord::getMessage).toList().get(n);
         return line.replaceAll(".* (\\d+) ms[;:].*", "$1");
+    }
+
+    private FeedPoller pollerOf(String path) {
+        return new FeedPoller(new FeedPoller.Options(provider.uri(path), Duration.ofSeconds(10),
+                Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(20)),
+                new FeedParser(), store, catalog, PollListener.NONE);
+    }
+
+    @Test
+    void followsRedirectsOnTheSameHost() {
+        for (String path : List.of("/moved", "/moved-twice")) {
+            FeedPoller moved = pollerOf(path);
+            try {
+                PollOutcome o = moved.pollOnce();
+                assertThat(o.ok()).as("%s: %s", path, o).isTrue();
+                assertThat(store.loadAll()).containsExactly(CAMELA);
+            } finally {
+                moved.close();
+            }
+        }
+    }
+
+    @Test
+    void refusesARedirectToAnotherHost() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reached = new java.util.concurrent.atomic.AtomicInteger();
+        // the same machine under another name: a different host to the poller
+        try (BriskTestServer elsewhere = BriskTestServer.start(cfg -> cfg.get("/feed", ctx -> {
+            reached.incrementAndGet();
+            ctx.contentType("application/xml").text(FEED);
+        }))) {
+            awayLocation.set("http://localhost:" + elsewhere.port() + "/feed");
+            // control: a client that follows every redirect does get there
+            try (java.net.http.HttpClient follower = java.net.http.HttpClient.newBuilder()
+                    .followRedirects(java.net.http.HttpClient.Redirect.NORMAL).connectTimeout(Duration.ofSeconds(5)).build()) {
+                java.net.http.HttpResponse<String> r = follower.send(java.net.http.HttpRequest.newBuilder(provider.uri("/away"))
+                        .timeout(Duration.ofSeconds(10)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo(FEED);
+            }
+            assertThat(reached).hasValue(1);
+
+            FeedPoller away = pollerOf("/away");
+            try {
+                PollOutcome o = away.pollOnce();
+                assertThat(o.result()).isEqualTo(PollOutcome.Result.FAILED);
+                assertThat(o.reason()).isEqualTo("redirect");
+                assertThat(o.error()).isEqualTo("the provider redirected to another host: http://localhost:" + elsewhere.port()
+                        + "/feed (only redirects to 127.0.0.1 are followed)");
+            } finally {
+                away.close();
+            }
+            assertThat(reached).as("the poller never asked the other host").hasValue(1);
+            assertThat(store.loadAll()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRedirectLoopEndsThePoll() {
+        FeedPoller looping = pollerOf("/loop");
+        try {
+            PollOutcome o = looping.pollOnce();
+            assertThat(o.reason()).isEqualTo("redirect");
+            assertThat(o.error()).isEqualTo("the provider redirected more than " + FeedPoller.MAX_REDIRECTS + " times in a row");
+        } finally {
+            looping.close();
+        }
+    }
+
+    @Test
+    void conflictingDuplicateIdsAreCountedAndLoggedOncePerPoll() {
+        Logger events = Logger.getLogger("dev.brisk.events");
+        Level before = events.getLevel();
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        capture.setLevel(Level.ALL);
+        events.setLevel(Level.ALL);
+        events.addHandler(capture);
+        PollOutcome first;
+        PollOutcome second;
+        try {
+            script.set(Script.DUPLICATES);
+            first = poller.pollOnce();
+            second = poller.pollOnce();
+        } finally {
+            events.removeHandler(capture);
+            events.setLevel(before);
+        }
+        assertThat(first.records()).isEqualTo(5);
+        assertThat(first.conflicts()).isEqualTo(2);
+        assertThat(second.conflicts()).isEqualTo(2);
+        // the last record of an id wins, in the store and in searches
+        Event last = Event.of("291", "291", "Camela en concierto",
+                LocalDateTime.parse("2021-06-30T21:00:00"), LocalDateTime.parse("2021-06-30T22:00:00"), 5, 5);
+        assertThat(store.loadAll()).contains(last).hasSize(2);
+        assertThat(catalog.current().get(last.id())).isEqualTo(last);
+
+        // one line per poll, whatever the number of conflicts, naming the first; nothing per record
+        List<LogRecord> lines = records.stream().filter(r -> r.getMessage().contains("conflict")).toList();
+        assertThat(lines).hasSize(2).allMatch(r -> r.getLevel() == Level.WARNING);
+        assertThat(lines.get(0).getMessage()).startsWith("poll 1: 5 records, 0 skipped, 0 not online, 2 conflicting duplicates"
+                + " (the last of each id kept; first: base_plan_id='291' plan_id='291' at line 5); 2 changed events stored in ");
+        assertThat(lines.get(1).getMessage()).startsWith("poll 2: ").contains("2 conflicting duplicates", "nothing changed");
     }
 }

@@ -33,8 +33,8 @@ class SearchJsonTest {
     @Test
     void envelopeAndErrorShapes() {
         EventIndex empty = EventIndex.of(1, List.of());
-        assertThat(new String(empty.searchJson(null, null), StandardCharsets.UTF_8))
-                .isEqualTo("{\"data\":{\"events\":[]},\"error\":null}");
+        assertThat(new String(empty.render(empty.page(new SearchQuery(null, null))), StandardCharsets.UTF_8))
+                .isEqualTo("{\"data\":{\"events\":[],\"next\":null},\"error\":null}");
         assertThat(new String(SearchJson.error("invalid_parameter", "bad \"x\""), StandardCharsets.UTF_8))
                 .isEqualTo("{\"error\":{\"code\":\"invalid_parameter\",\"message\":\"bad \\\"x\\\"\"},\"data\":null}");
     }
