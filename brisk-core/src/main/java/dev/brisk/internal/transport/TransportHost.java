@@ -12,6 +12,12 @@ public interface TransportHost {
     /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
     boolean awaitConnectionSlot();
 
+    /**
+     * Whether a connection may be accepted now, without waiting: for a transport whose accepting thread
+     * also serves connections and must not block. Counts an accept pause when not.
+     */
+    boolean connectionSlotFree();
+
     /** Counts an accepted connection. Acceptor thread only. */
     void connectionAccepted();
 
