@@ -74,8 +74,13 @@ public final class Uring {
         try {
             return p.unavailable();
         } catch (RuntimeException | LinkageError e) {
-            // e.g. IllegalCallerException: native access denied (--illegal-native-access=deny)
-            return "io_uring probe failed: " + e;
+            Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof IllegalCallerException) {
+                // --illegal-native-access=deny without --enable-native-access for Brisk
+                return "native access is denied to Brisk (" + cause.getMessage() + "); allow it with "
+                        + "--enable-native-access=ALL-UNNAMED, or =dev.brisk on the module path";
+            }
+            return "io_uring probe failed: " + cause;
         }
     }
 

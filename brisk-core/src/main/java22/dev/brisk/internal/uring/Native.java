@@ -44,6 +44,7 @@ final class Native {
     static final int TCP_NODELAY = 1;
     static final int SHUT_WR = 1;
     static final int EFD_CLOEXEC = 0x80000;
+    static final int EFD_NONBLOCK = 0x800;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
@@ -206,7 +207,7 @@ final class Native {
     static int eventfd() throws IOException {
         MemorySegment st = STATE.get();
         try {
-            return check("eventfd", (int) EVENTFD.invokeExact(st, 0, EFD_CLOEXEC), st);
+            return check("eventfd", (int) EVENTFD.invokeExact(st, 0, EFD_CLOEXEC | EFD_NONBLOCK), st);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {

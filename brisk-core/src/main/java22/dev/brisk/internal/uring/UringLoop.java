@@ -59,6 +59,9 @@ final class UringLoop implements Runnable {
     private final MemorySegment wakeBuf = Arena.ofAuto().allocate(JAVA_LONG);
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    /** Guards the eventfd against a write after its close (the number may be reused by then). */
+    private final java.util.concurrent.locks.ReentrantLock wakeLock = new java.util.concurrent.locks.ReentrantLock();
+    private boolean eventFdClosed;
     private final AtomicInteger load = new AtomicInteger();
     private final ArrayDeque<UringWire> ready = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> freeRecv = new ArrayDeque<>();
@@ -81,7 +84,8 @@ final class UringLoop implements Runnable {
         final MemorySegment addr = Arena.ofAuto().allocate(128, 8);
         final MemorySegment addrLen = Arena.ofAuto().allocate(JAVA_INT);
         boolean armed;
-        boolean closed;
+        /** Set by whichever thread closes the socket first: it is closed once, never a reused number. */
+        final AtomicBoolean closed = new AtomicBoolean();
 
         Listener(int fd, ProtocolFactory protocol) {
             this.fd = fd;
@@ -128,7 +132,7 @@ final class UringLoop implements Runnable {
     void execute(Runnable task) {
         tasks.add(task);
         if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
-            Native.write(eventFd, ONE, 8);
+            wake();
         }
     }
 
@@ -143,8 +147,7 @@ final class UringLoop implements Runnable {
         execute(() -> {
             for (int i = 0; i < listeners.size(); i++) {
                 Listener l = listeners.get(i);
-                if (!l.closed) {
-                    l.closed = true;
+                if (l.closed.compareAndSet(false, true)) {
                     if (l.armed) {
                         MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
                         e.set(JAVA_LONG, 16, acceptData(i));
@@ -164,8 +167,7 @@ final class UringLoop implements Runnable {
 
     private void closeListeners() {
         for (Listener l : listeners) {
-            if (!l.closed) {
-                l.closed = true;
+            if (l.closed.compareAndSet(false, true)) {
                 Native.close(l.fd);
             }
         }
@@ -186,7 +188,7 @@ final class UringLoop implements Runnable {
     private void armAccepts() {
         for (int i = 0; i < listeners.size(); i++) {
             Listener l = listeners.get(i);
-            if (l.closed || l.armed) {
+            if (l.closed.get() || l.armed) {
                 continue;
             }
             if (!host.connectionSlotFree()) {
@@ -205,7 +207,7 @@ final class UringLoop implements Runnable {
         Listener l = listeners.get(index);
         l.armed = false;
         if (res < 0) {
-            if (l.closed || res == -Native.ECANCELED) {
+            if (l.closed.get() || res == -Native.ECANCELED) {
                 return;
             }
             if (res != -Native.EAGAIN && res != -103 /* ECONNABORTED */ && res != -Native.EINTR) {
@@ -225,7 +227,7 @@ final class UringLoop implements Runnable {
                 to.take(res, l.protocol, peer);
             }
         }
-        if (!l.closed) {
+        if (!l.closed.get()) {
             armAccepts();
         }
     }
@@ -324,9 +326,39 @@ final class UringLoop implements Runnable {
         });
     }
 
+    /** Frees the ring and the eventfd of a loop that never started (its transport failed to open). */
+    void closeUnstarted() {
+        running = false;
+        closeEventFd();
+        ring.close();
+    }
+
+    private void wake() {
+        wakeLock.lock();
+        try {
+            if (!eventFdClosed) {
+                Native.write(eventFd, ONE, 8);
+            }
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    private void closeEventFd() {
+        wakeLock.lock();
+        try {
+            if (!eventFdClosed) {
+                eventFdClosed = true;
+                Native.close(eventFd);
+            }
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
     void stop() {
         running = false;
-        Native.write(eventFd, ONE, 8);
+        wake();
         if (Thread.currentThread() != thread) {
             try {
                 thread.join(5_000);
@@ -481,7 +513,7 @@ final class UringLoop implements Runnable {
                 w.closeNow();
             }
         }
-        Native.close(eventFd);
+        closeEventFd();
         ring.close();
     }
 

@@ -33,7 +33,7 @@ public final class UringTransport implements Uring.Provider, ListeningTransport 
         } catch (IOException | RuntimeException e) {
             for (UringLoop l : loops) {
                 if (l != null) {
-                    l.stop(); // not started: closes nothing yet; the rings are reclaimed with the process
+                    l.closeUnstarted();
                 }
             }
             throw e;

@@ -131,6 +131,21 @@ final class UringWire implements Wire {
         }
         if (wantRead) {
             protocol.onReadable();
+            afterReadable();
+        }
+    }
+
+    /**
+     * As a selector does while bytes wait in the socket: a wire still interested and still holding
+     * bytes (the protocol read only part of them) is offered them again at the end of the turn.
+     */
+    private void afterReadable() {
+        if (closed || !wantRead) {
+            return;
+        }
+        if (heldLen > 0 || eof || readError != null) {
+            loop.queue(this);
+        } else {
             armRecv();
         }
     }
@@ -178,8 +193,8 @@ final class UringWire implements Wire {
         }
         if (!closed && wantRead && (heldLen > 0 || eof || readError != null)) {
             protocol.onReadable();
-        }
-        if (!closed && wantRead) {
+            afterReadable();
+        } else if (!closed && wantRead) {
             armRecv();
         }
     }
