@@ -32,7 +32,13 @@ final class Ring {
 
     private static final int SETUP_CQSIZE = 1 << 3;
     private static final int SETUP_CLAMP = 1 << 4;
+    private static final int SETUP_R_DISABLED = 1 << 6;
     private static final int SETUP_SUBMIT_ALL = 1 << 7;
+    private static final int SETUP_COOP_TASKRUN = 1 << 8;
+    private static final int SETUP_SINGLE_ISSUER = 1 << 12;
+    private static final int SETUP_DEFER_TASKRUN = 1 << 13;
+    private static final int REGISTER_ENABLE_RINGS = 12;
+    private static final int EINVAL = 22;
     private static final int FEAT_SINGLE_MMAP = 1;
     private static final int FEAT_NODROP = 1 << 1;
     private static final int FEAT_EXT_ARG = 1 << 8;
@@ -61,6 +67,10 @@ final class Ring {
     /** Completion head as consumed here. */
     private int cqHead;
     private final Arena arena = Arena.ofShared();
+    /** Completions are posted only when this side enters with GETEVENTS (DEFER_TASKRUN, kernel 6.1+). */
+    private final boolean deferTaskrun;
+    /** Created disabled: {@link #enable} on the one thread that will submit (SINGLE_ISSUER). */
+    private final boolean disabled;
     /** struct io_uring_getevents_arg, then a __kernel_timespec. */
     private final MemorySegment waitArg;
     private final MemorySegment timespec;
@@ -71,10 +81,32 @@ final class Ring {
      * @throws IOException naming the failed call (EPERM where io_uring is forbidden, ENOSYS where absent)
      */
     Ring(int entries) throws IOException {
+        this(entries, false);
+    }
+
+    /**
+     * @param singleIssuer whether one thread, which calls {@link #enable} first, makes every submission:
+     *                     the ring is then set up with SINGLE_ISSUER and DEFER_TASKRUN (kernel 6.1+), or
+     *                     COOP_TASKRUN (5.19+), or neither, whichever the kernel takes first
+     */
+    Ring(int entries, boolean singleIssuer) throws IOException {
         MemorySegment p = arena.allocate(120, 8);
-        p.set(JAVA_INT, 4, entries * 2); // cq_entries
-        p.set(JAVA_INT, 8, SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL);
-        long r = Native.syscall(Native.SYS_IO_URING_SETUP, entries, p.address(), 0, 0, 0, 0);
+        int base = SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL;
+        int[] tries = singleIssuer
+                ? new int[] {base | SETUP_R_DISABLED | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN,
+                        base | SETUP_COOP_TASKRUN, base}
+                : new int[] {base};
+        long r = -EINVAL;
+        int flags = base;
+        for (int i = 0; i < tries.length && r == -EINVAL; i++) {
+            flags = tries[i];
+            p.fill((byte) 0);
+            p.set(JAVA_INT, 4, entries * 2); // cq_entries
+            p.set(JAVA_INT, 8, flags);
+            r = Native.syscall(Native.SYS_IO_URING_SETUP, entries, p.address(), 0, 0, 0, 0);
+        }
+        deferTaskrun = (flags & SETUP_DEFER_TASKRUN) != 0;
+        disabled = (flags & SETUP_R_DISABLED) != 0;
         if (r < 0) {
             arena.close();
             throw Native.error("io_uring_setup", (int) -r);
@@ -119,6 +151,16 @@ final class Ring {
             Native.close(fd);
             arena.close();
             throw e;
+        }
+    }
+
+    /** Enables a ring set up disabled, making the calling thread its one submitter. Once, before any submission. */
+    void enable() {
+        if (disabled) {
+            long r = Native.syscall(Native.SYS_IO_URING_REGISTER, fd, REGISTER_ENABLE_RINGS, 0, 0, 0, 0);
+            if (r < 0) {
+                throw new IllegalStateException("io_uring_register(ENABLE_RINGS): " + Native.strerror((int) -r));
+            }
         }
     }
 
@@ -170,7 +212,8 @@ final class Ring {
 
     private void enter(int minComplete, long waitNanos) {
         INT.setRelease(sqRing, sqTailOff, sqTail);
-        int flags = 0;
+        // with DEFER_TASKRUN, completions are posted only inside an enter with GETEVENTS: every enter asks
+        int flags = deferTaskrun ? ENTER_GETEVENTS : 0;
         long arg = 0;
         long argSize = 0;
         if (minComplete > 0) {
@@ -182,7 +225,7 @@ final class Ring {
         }
         for (int attempt = 0; attempt < 3; attempt++) {
             int toSubmit = sqTail - (int) INT.getAcquire(sqRing, sqHeadOff);
-            if (toSubmit == 0 && minComplete == 0) {
+            if (toSubmit == 0 && minComplete == 0 && !deferTaskrun) {
                 return;
             }
             long r = Native.syscall(Native.SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags, arg, argSize);

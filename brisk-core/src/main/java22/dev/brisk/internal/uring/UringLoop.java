@@ -96,7 +96,7 @@ final class UringLoop implements Runnable {
     UringLoop(TransportHost host, UringTransport transport, int index) throws IOException {
         this.host = host;
         this.transport = transport;
-        this.ring = new Ring(4096);
+        this.ring = new Ring(4096, true);
         try {
             this.eventFd = Native.eventfd();
         } catch (IOException e) {
@@ -285,9 +285,12 @@ final class UringLoop implements Runnable {
         host.connectionClosed();
     }
 
-    /** A wire's socket is closed and no completion for it is outstanding: its slot and buffers are free. */
+    /**
+     * A wire's socket is closed and no completion for it is outstanding: its slot and buffers are free
+     * ({@code w} null: only the buffers given, which no submission refers to any more).
+     */
     void release(UringWire w, MemorySegment recv, MemorySegment send) {
-        if (slots[w.slot] == w) {
+        if (w != null && slots[w.slot] == w) {
             slots[w.slot] = null;
             freeSlots[freeCount++] = w.slot;
         }
@@ -388,6 +391,7 @@ final class UringLoop implements Runnable {
     @Override
     public void run() {
         try {
+            ring.enable(); // this thread is the ring's one submitter from now on
             armWake();
             armAccepts();
             nextScan = System.nanoTime() + SCAN_NANOS;

@@ -24,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * submits it and answers that many bytes written; while a send is in flight it answers 0, and
  * {@link Protocol#onWritable} follows its completion (a short send is resubmitted for the rest first).
  * <li>close: the receive is cancelled, the send (if any) finishes, then the ring closes the socket; the
- * buffers go back to the loop when the last completion for them has come.
+ * buffers go back to the loop when the last completion for them has come (the send buffer already
+ * when its send is done: an idle connection holds only its receive buffer).
  * </ul>
  * <pre>
  *   OPEN --close()--&gt; CLOSING (cancel recv; wait for the send, at most the loop's close grace)
@@ -162,6 +163,9 @@ final class UringWire implements Wire {
             }
             sendInFlight = false;
         }
+        // an idle keep-alive connection holds no send buffer
+        loop.release(null, null, sendBuf);
+        sendBuf = null;
         if (closed) {
             finishClose();
             return;
