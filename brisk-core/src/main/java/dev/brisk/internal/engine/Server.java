@@ -303,12 +303,13 @@ public final class Server implements TransportHost {
     }
 
     @Override
-    public boolean connectionSlotFree() {
-        if (connections.get() < options.maxConnections()) {
-            return true;
+    public int freeConnectionSlots() {
+        int free = options.maxConnections() - connections.get();
+        if (free > 0) {
+            return free;
         }
         stats.acceptPauses.increment();
-        return false;
+        return 0;
     }
 
     @Override

@@ -13,10 +13,11 @@ public interface TransportHost {
     boolean awaitConnectionSlot();
 
     /**
-     * Whether a connection may be accepted now, without waiting: for a transport whose accepting thread
-     * also serves connections and must not block. Counts an accept pause when not.
+     * How many more connections may be accepted now, without waiting: for a transport whose accepting
+     * thread also serves connections and must not block, and keeps that many accepts in flight at most.
+     * Counts an accept pause when none.
      */
-    boolean connectionSlotFree();
+    int freeConnectionSlots();
 
     /** Counts an accepted connection. Acceptor thread only. */
     void connectionAccepted();

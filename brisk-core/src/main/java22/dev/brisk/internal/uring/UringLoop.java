@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the wires whose interest changed. Other threads post tasks with {@link #execute}, which writes to
  * the loop's eventfd (a read of it is always in the ring) at most once per turn. Deadlines are checked
  * by a scan of every connection every 100 ms, as on the NIO loop. The first loop of a transport also
- * accepts, on every listening socket, one accept in the ring at a time; it stops re-arming at the
+ * accepts, on every listening socket, with a few accepts in the ring at once; it stops re-arming at the
  * connection limit and resumes at a scan below it.
  *
  * <p>User data of a submission: a wire's {@code generation << 32 | slot << 8 | op} (op below 16), so a
@@ -67,6 +67,8 @@ final class UringLoop implements Runnable {
     private final ArrayDeque<MemorySegment> freeRecv = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> freeSend = new ArrayDeque<>();
     private final ArrayList<Listener> listeners = new ArrayList<>();
+    /** Accepts in the ring over all listeners: each may become a connection, so each holds a slot. */
+    private int acceptsInFlight;
     private UringWire[] slots = new UringWire[64];
     private int[] generations = new int[64];
     private int[] freeSlots = new int[64];
@@ -77,13 +79,16 @@ final class UringLoop implements Runnable {
     private long nextScan;
     private long turnStart = System.nanoTime();
 
-    /** A listening socket this loop accepts on. */
+    /** Accepts in the ring at once per listener: a burst of connections is taken in one turn, not one a turn. */
+    private static final int ACCEPTS = 8;
+
+    /** A listening socket this loop accepts on, with {@link #ACCEPTS} accepts of its own in flight. */
     private static final class Listener {
         final int fd;
         final ProtocolFactory protocol;
-        final MemorySegment addr = Arena.ofAuto().allocate(128, 8);
-        final MemorySegment addrLen = Arena.ofAuto().allocate(JAVA_INT);
-        boolean armed;
+        /** Per accept in flight: the peer's address (128 bytes) then its length (4), written by the kernel. */
+        final MemorySegment addrs = Arena.ofAuto().allocate(ACCEPTS * 136L, 8);
+        final boolean[] armed = new boolean[ACCEPTS];
         /** Set by whichever thread closes the socket first: it is closed once, never a reused number. */
         final AtomicBoolean closed = new AtomicBoolean();
 
@@ -148,9 +153,11 @@ final class UringLoop implements Runnable {
             for (int i = 0; i < listeners.size(); i++) {
                 Listener l = listeners.get(i);
                 if (l.closed.compareAndSet(false, true)) {
-                    if (l.armed) {
-                        MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
-                        e.set(JAVA_LONG, 16, acceptData(i));
+                    for (int k = 0; k < ACCEPTS; k++) {
+                        if (l.armed[k]) {
+                            MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
+                            e.set(JAVA_LONG, 16, acceptData(i, k));
+                        }
                     }
                     Native.close(l.fd);
                 }
@@ -181,31 +188,46 @@ final class UringLoop implements Runnable {
         }
     }
 
-    private static long acceptData(int listener) {
-        return ((long) listener << 8) | OP_ACCEPT;
+    private static long acceptData(int listener, int k) {
+        return ((long) listener << 16) | ((long) k << 8) | OP_ACCEPT;
     }
 
+    /**
+     * Arms accepts not in flight, no more in all than the connection limit has room for (each accept in
+     * flight may become a connection), so the limit holds exactly; at the limit, none, and the next
+     * scan tries again.
+     */
     private void armAccepts() {
+        int free = -1;
         for (int i = 0; i < listeners.size(); i++) {
             Listener l = listeners.get(i);
-            if (l.closed.get() || l.armed) {
-                continue;
+            for (int k = 0; k < ACCEPTS && !l.closed.get(); k++) {
+                if (l.armed[k]) {
+                    continue;
+                }
+                if (free < 0) {
+                    free = host.freeConnectionSlots() - acceptsInFlight;
+                }
+                if (free <= 0) {
+                    return;
+                }
+                free--;
+                acceptsInFlight++;
+                MemorySegment slot = l.addrs.asSlice(k * 136L, 136);
+                slot.set(JAVA_INT, 128, 128);
+                MemorySegment e = ring.sqe(Ring.OP_ACCEPT, l.fd, acceptData(i, k));
+                e.set(JAVA_LONG, 8, slot.address() + 128);
+                e.set(JAVA_LONG, 16, slot.address());
+                e.set(JAVA_INT, 28, Native.SOCK_CLOEXEC);
+                l.armed[k] = true;
             }
-            if (!host.connectionSlotFree()) {
-                return; // the next scan tries again
-            }
-            l.addrLen.set(JAVA_INT, 0, 128);
-            MemorySegment e = ring.sqe(Ring.OP_ACCEPT, l.fd, acceptData(i));
-            e.set(JAVA_LONG, 8, l.addrLen.address());
-            e.set(JAVA_LONG, 16, l.addr.address());
-            e.set(JAVA_INT, 28, Native.SOCK_CLOEXEC);
-            l.armed = true;
         }
     }
 
-    private void onAccept(int index, int res) {
+    private void onAccept(int index, int k, int res) {
         Listener l = listeners.get(index);
-        l.armed = false;
+        l.armed[k] = false;
+        acceptsInFlight--;
         if (res < 0) {
             if (l.closed.get() || res == -Native.ECANCELED) {
                 return;
@@ -217,8 +239,9 @@ final class UringLoop implements Runnable {
             }
         } else {
             host.connectionAccepted();
-            int len = Math.min(128, l.addrLen.get(JAVA_INT, 0));
-            byte[] peer = l.addr.asSlice(0, Math.max(0, len)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            MemorySegment slot = l.addrs.asSlice(k * 136L, 136);
+            int len = Math.min(128, Math.max(0, slot.get(JAVA_INT, 128)));
+            byte[] peer = slot.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
             UringLoop to = transport.leastLoaded();
             if (to == null) {
                 Native.close(res);
@@ -440,7 +463,7 @@ final class UringLoop implements Runnable {
                         armWake();
                     }
                 } else if (op == OP_ACCEPT) {
-                    onAccept((int) (ud >>> 8), res);
+                    onAccept((int) (ud >>> 16), (int) ((ud >>> 8) & 0xff), res);
                 }
             }
             ring.advance(n);
