@@ -10,7 +10,8 @@
 #   --rounds    rounds (default 3)
 #   --duration  seconds per measurement (default 10)
 #   --warmup    seconds of warm-up per workload and server start (default 5)
-#   --configs   of nio-event-loop,nio-virtual-threads,blocking-virtual,blocking-platform (default: all)
+#   --configs   of nio-event-loop,nio-virtual-threads,blocking-virtual,blocking-platform (default: these
+#               four), and uring (io=uring-only, handlers on the loop; experimental, not in the default)
 #   --cpu-work  units of /cpu work per request, about 2.85 us each (default 200)
 #   --idle      idle keep-alive connections for the memory measurement (default 10000)
 # Output: bench/results/<timestamp>-engines/.
@@ -55,6 +56,7 @@ config_env() {
     nio-virtual-threads) echo "BRISK_IO=nio BRISK_DISPATCH=virtual-threads" ;;
     blocking-virtual) echo "BRISK_IO=blocking BRISK_THREADS=virtual" ;;
     blocking-platform) echo "BRISK_IO=blocking BRISK_THREADS=platform" ;;
+    uring) echo "BRISK_IO=uring-only BRISK_DISPATCH=event-loop" ;;
     *) echo "bench engines: unknown configuration $1" >&2; exit 2 ;;
   esac
 }

@@ -22,7 +22,8 @@ print_usage() { sed -n '2,/^set -euo/p' "$1" | sed '$d; s/^# \{0,1\}//'; }
 checked_args_only() { [ -n "${BRISK_CHECK_ARGS:-}" ]; }
 
 # every JVM server in every bench script gets these (README "Benchmarks", method)
-BENCH_JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch)
+# native access: the io_uring transport calls the kernel through FFM (no warning, and no refusal later)
+BENCH_JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED)
 
 # require_tool TOOL PACKAGE [WHAT FOR]: installs the Debian package when TOOL is missing and we are
 # root with apt-get; otherwise exits with how to install it.

@@ -55,7 +55,7 @@ import java.time.Duration;
  *     logged, and every 5xx</td></tr>
  * <tr><td>request-ids</td><td>false</td><td>echo {@code X-Request-Id} (the incoming valid one, else a
  *     generated one) on every response</td></tr>
- * <tr><td>io</td><td>nio</td><td>engine: nio (selector loops) or blocking (a thread per connection)</td></tr>
+ * <tr><td>io</td><td>nio</td><td>engine: nio (selector loops), blocking (a thread per connection), uring (io_uring loops; nio where io_uring cannot be used) or uring-only (no start without io_uring)</td></tr>
  * <tr><td>threads</td><td>virtual</td><td>blocking engine: virtual or platform threads</td></tr>
  * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
  * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
@@ -98,7 +98,8 @@ import java.time.Duration;
  * @param accessLog off, full (a line per response) or sampled, through the * {@code System.Logger} named {@code brisk.access}
  * @param accessLogSampleRate sampled: one response in this many per I/O loop is * logged, and every 5xx
  * @param requestIds echo {@code X-Request-Id} (the incoming valid one, else a * generated one) on every response
- * @param io engine: nio (selector loops) or blocking (a thread per connection)
+ * @param io engine: nio (selector loops), blocking (a thread per connection), uring (io_uring loops; nio where
+ *           io_uring cannot be used) or uring-only (no start without io_uring)
  * @param threads blocking engine: virtual or platform threads
  * @param platformThreads blocking engine on platform threads: connections served at once
  * @param connectionWaitTimeout blocking engine on platform threads: longest wait for a free thread before a 503
@@ -618,7 +619,8 @@ public record ServerOptions(
          */
         public Builder requestIds(boolean v) { requestIds = v; return this; }
         /**
-         * Engine: nio (selector loops) or blocking (a thread per connection) (option {@code io}, default nio).
+         * Engine: nio (selector loops), blocking (a thread per connection), uring (io_uring loops; nio where
+         * io_uring cannot be used) or uring-only (no start without io_uring) (option {@code io}, default nio).
          * @param v the value; checked only by {@link #build()}
          * @return this builder
          */

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,10 +39,13 @@ class SigtermDrainTest {
     }
 
     @ParameterizedTest(name = "io={0}")
-    @ValueSource(strings = {"nio", "blocking"})
+    @ValueSource(strings = {"nio", "blocking", "uring-only"})
     void everyRequestSentBeforeTheListenerClosedIsAnswered(String io) throws Exception {
+        if (io.equals("uring-only")) {
+            dev.brisk.IoMode.uringUnavailable().ifPresent(why -> Assumptions.abort("io_uring is unavailable here: " + why));
+        }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 DrainTarget.class.getName());
         pb.environment().put("BRISK_IO", io);
         pb.environment().put("BRISK_SHUTDOWN_TIMEOUT", "5s");

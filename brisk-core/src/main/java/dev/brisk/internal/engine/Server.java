@@ -8,6 +8,8 @@ import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.Acceptor;
 import dev.brisk.internal.transport.BlockingEngine;
 import dev.brisk.internal.transport.IoLoop;
+import dev.brisk.internal.transport.ListeningTransport;
+import dev.brisk.internal.transport.Uring;
 import dev.brisk.internal.tls.ServerTls;
 import dev.brisk.internal.tls.TlsCounters;
 import dev.brisk.internal.transport.ProtocolFactory;
@@ -38,6 +40,7 @@ import dev.brisk.internal.ops.ServerStats;
  * the drain, the counters. Start once, close once ({@link #close} is idempotent).
  */
 public final class Server implements TransportHost {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final byte[] NO_THREAD = ("HTTP/1.1 503 Service Unavailable\r\n"
             + "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
             + "Content-Length: 46\r\n\r\nService Unavailable: no connection thread free\n")
@@ -59,6 +62,8 @@ public final class Server implements TransportHost {
     private ServerSocketChannel channel;
     private IoLoop[] loops = new IoLoop[0];
     private BlockingEngine blocking;
+    /** The io_uring transport ({@code io=uring}), which listens and accepts by itself; else null. */
+    private ListeningTransport uring;
     private Acceptor acceptor;
     private ServerSocketChannel plainChannel;
     private Acceptor plainAcceptor;
@@ -164,6 +169,13 @@ public final class Server implements TransportHost {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("server already started");
         }
+        if (options.io() == IoMode.URING || options.io() == IoMode.URING_ONLY) {
+            uring = openUring();
+        }
+        if (uring != null) {
+            startUring();
+            return;
+        }
         try {
             channel = listen(options.port());
             port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
@@ -179,19 +191,7 @@ public final class Server implements TransportHost {
             closeDone.countDown();
             throw e;
         }
-        // unnamed: a numbered name is a string built per request, a few percent of the CPU of a small handler
-        virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
-        ExecutorService workers = userWorkers;
-        if (workers == null) {
-            ownWorkers = Executors.newFixedThreadPool(options.workerThreads(),
-                    Thread.ofPlatform().name("brisk-worker-", 0).daemon(true).factory());
-            workers = ownWorkers;
-        }
-        app.executors(virtualThreads, workers);
-        http1.streams(virtualThreads);
-        if (accessLog != null) {
-            accessLog.start();
-        }
+        startExecutors();
         Acceptor.Handoff handoff;
         if (options.io() == IoMode.BLOCKING) {
             blocking = new BlockingEngine(this, options, NO_THREAD);
@@ -214,6 +214,41 @@ public final class Server implements TransportHost {
         }
     }
 
+    /** The io_uring transport, or null (one log line saying why) to fall back on NIO. */
+    private ListeningTransport openUring() throws IOException {
+        try {
+            return Uring.open(this, options.ioThreads());
+        } catch (IOException e) {
+            if (options.io() == IoMode.URING_ONLY) {
+                closed.set(true);
+                closeDone.countDown();
+                throw new IOException("io=uring-only: io_uring cannot be used: " + e.getMessage(), e);
+            }
+            LOG.log(System.Logger.Level.WARNING, "io=uring: io_uring cannot be used (" + e.getMessage()
+                    + "); serving with io=nio instead");
+            return null;
+        }
+    }
+
+    private void startUring() throws IOException {
+        ProtocolFactory first = tls != null ? tls : http1::open;
+        try {
+            port = uring.listen(options.host(), options.port(), options.backlog(), first);
+            if (options.plainPort() >= 0) {
+                plainPort = uring.listen(options.host(), options.plainPort(), options.backlog(), http1::open);
+            }
+        } catch (IOException e) {
+            uring.start();
+            uring.stopAccepting();
+            uring.stop();
+            closed.set(true);
+            closeDone.countDown();
+            throw e;
+        }
+        startExecutors();
+        uring.start();
+    }
+
     private ServerSocketChannel listen(int at) throws IOException {
         ServerSocketChannel ch = ServerSocketChannel.open();
         try {
@@ -223,6 +258,22 @@ public final class Server implements TransportHost {
         } catch (IOException e) {
             ch.close();
             throw new IOException("cannot listen on " + options.host() + ":" + at + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void startExecutors() {
+        // unnamed: a numbered name is a string built per request, a few percent of the CPU of a small handler
+        virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
+        ExecutorService workers = userWorkers;
+        if (workers == null) {
+            ownWorkers = Executors.newFixedThreadPool(options.workerThreads(),
+                    Thread.ofPlatform().name("brisk-worker-", 0).daemon(true).factory());
+            workers = ownWorkers;
+        }
+        app.executors(virtualThreads, workers);
+        http1.streams(virtualThreads);
+        if (accessLog != null) {
+            accessLog.start();
         }
     }
 
@@ -257,6 +308,16 @@ public final class Server implements TransportHost {
     /** Open connections, counted from accept to close. */
     public int connectionCount() {
         return connections.get();
+    }
+
+    @Override
+    public int freeConnectionSlots() {
+        int free = options.maxConnections() - connections.get();
+        if (free > 0) {
+            return free;
+        }
+        stats.acceptPauses.increment();
+        return 0;
     }
 
     @Override
@@ -354,7 +415,13 @@ public final class Server implements TransportHost {
         app.readiness().shutdownStarted();
         pause(options.shutdownDelay());
         http1.startDraining();
-        acceptor.close();
+        if (acceptor != null) {
+            acceptor.close();
+        }
+        if (uring != null) {
+            uring.stopAccepting();
+            uring.drain();
+        }
         if (plainAcceptor != null) {
             plainAcceptor.close();
         }
@@ -370,6 +437,9 @@ public final class Server implements TransportHost {
         awaitConnections(Math.min(deadline, System.nanoTime() + 100_000_000L), false);
         for (IoLoop l : loops) {
             l.stop();
+        }
+        if (uring != null) {
+            uring.stop();
         }
         if (blocking != null) {
             blocking.stop();

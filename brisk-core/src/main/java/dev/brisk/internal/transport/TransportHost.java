@@ -12,6 +12,13 @@ public interface TransportHost {
     /** Blocks the acceptor while at the connection limit; true when a connection may be accepted. */
     boolean awaitConnectionSlot();
 
+    /**
+     * How many more connections may be accepted now, without waiting: for a transport whose accepting
+     * thread also serves connections and must not block, and keeps that many accepts in flight at most.
+     * Counts an accept pause when none.
+     */
+    int freeConnectionSlots();
+
     /** Counts an accepted connection. Acceptor thread only. */
     void connectionAccepted();
 

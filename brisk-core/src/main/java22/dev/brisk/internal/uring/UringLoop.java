@@ -1,0 +1,555 @@
+package dev.brisk.internal.uring;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.ProtocolFactory;
+import dev.brisk.internal.transport.TransportHost;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One io_uring, one thread, and the connections ({@link UringWire}s) on it. Each turn makes one
+ * {@code io_uring_enter} that submits what the last turn queued and waits (at most until the next
+ * deadline scan) for a completion, then handles every completion, the tasks other threads posted, and
+ * the wires whose interest changed. Other threads post tasks with {@link #execute}, which writes to
+ * the loop's eventfd (a read of it is always in the ring) at most once per turn. Deadlines are checked
+ * by a scan of every connection every 100 ms, as on the NIO loop. The first loop of a transport also
+ * accepts, on every listening socket, with a few accepts in the ring at once; it stops re-arming at the
+ * connection limit and resumes at a scan below it.
+ *
+ * <p>User data of a submission: a wire's {@code generation << 32 | slot << 8 | op} (op below 16), so a
+ * late completion for a slot since reused is recognised and dropped; or a loop operation (16 and up).
+ */
+final class UringLoop implements Runnable {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+    private static final long SCAN_NANOS = 100_000_000L;
+    /** How long a closed connection's last send may take before it is cancelled. */
+    private static final long CLOSE_GRACE_NANOS = 10_000_000_000L;
+    private static final int OP_WAKE = 16;
+    private static final int OP_ACCEPT = 17;
+    private static final int RECV_SIZE = 8 * 1024;
+    private static final int SEND_SIZE = 32 * 1024;
+    private static final int MAX_FREE_BUFFERS = 1024;
+    private static final MemorySegment ONE = Arena.global().allocate(JAVA_LONG);
+
+    static {
+        ONE.set(JAVA_LONG, 0, 1L);
+    }
+
+    final TransportHost host;
+    final UringTransport transport;
+    final Ring ring;
+    final BufferPool inPool = new BufferPool(8 * 1024, 1024);
+    final BufferPool outPool = new BufferPool(16 * 1024, 1024);
+    final LoopCounters counters;
+    final AccessLog.Sampler accessLogSampler;
+    private final int eventFd;
+    private final MemorySegment wakeBuf = Arena.ofAuto().allocate(JAVA_LONG);
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    /** Guards the eventfd against a write after its close (the number may be reused by then). */
+    private final java.util.concurrent.locks.ReentrantLock wakeLock = new java.util.concurrent.locks.ReentrantLock();
+    private boolean eventFdClosed;
+    private final AtomicInteger load = new AtomicInteger();
+    private final ArrayDeque<UringWire> ready = new ArrayDeque<>();
+    private final ArrayDeque<MemorySegment> freeRecv = new ArrayDeque<>();
+    private final ArrayDeque<MemorySegment> freeSend = new ArrayDeque<>();
+    private final ArrayList<Listener> listeners = new ArrayList<>();
+    /** Accepts in the ring over all listeners: each may become a connection, so each holds a slot. */
+    private int acceptsInFlight;
+    private UringWire[] slots = new UringWire[64];
+    private int[] generations = new int[64];
+    private int[] freeSlots = new int[64];
+    private int freeCount;
+    private int used;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long nextScan;
+    private long turnStart = System.nanoTime();
+
+    /** Accepts in the ring at once per listener: a burst of connections is taken in one turn, not one a turn. */
+    private static final int ACCEPTS = 8;
+
+    /** A listening socket this loop accepts on, with {@link #ACCEPTS} accepts of its own in flight. */
+    private static final class Listener {
+        final int fd;
+        final ProtocolFactory protocol;
+        /** Per accept in flight: the peer's address (128 bytes) then its length (4), written by the kernel. */
+        final MemorySegment addrs = Arena.ofAuto().allocate(ACCEPTS * 136L, 8);
+        final boolean[] armed = new boolean[ACCEPTS];
+        /** Set by whichever thread closes the socket first: it is closed once, never a reused number. */
+        final AtomicBoolean closed = new AtomicBoolean();
+
+        Listener(int fd, ProtocolFactory protocol) {
+            this.fd = fd;
+            this.protocol = protocol;
+        }
+    }
+
+    UringLoop(TransportHost host, UringTransport transport, int index) throws IOException {
+        this.host = host;
+        this.transport = transport;
+        this.ring = new Ring(4096, true);
+        try {
+            this.eventFd = Native.eventfd();
+        } catch (IOException e) {
+            ring.close();
+            throw e;
+        }
+        this.counters = host.newLoopCounters();
+        this.accessLogSampler = host.accessLogSampler(false);
+        this.thread = new Thread(this, "brisk-uring-" + index);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    long clock() {
+        return turnStart;
+    }
+
+    int load() {
+        return load.get();
+    }
+
+    boolean isRunning() {
+        return running;
+    }
+
+    /** Runs {@code task} on this loop's thread, soon. Any thread. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
+            wake();
+        }
+    }
+
+    /** Adds a listening socket to accept on; before {@link #start}. */
+    void listen(int fd, ProtocolFactory protocol) {
+        listeners.add(new Listener(fd, protocol));
+    }
+
+    /** Stops accepting and closes the listening sockets; returns once they are closed (at most 5 s). */
+    void stopAccepting() {
+        CountDownLatch done = new CountDownLatch(1);
+        execute(() -> {
+            for (int i = 0; i < listeners.size(); i++) {
+                Listener l = listeners.get(i);
+                if (l.closed.compareAndSet(false, true)) {
+                    for (int k = 0; k < ACCEPTS; k++) {
+                        if (l.armed[k]) {
+                            MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
+                            e.set(JAVA_LONG, 16, acceptData(i, k));
+                        }
+                    }
+                    Native.close(l.fd);
+                }
+            }
+            ring.submitAndWait(0); // the cancellation drops the ring's hold on the sockets now
+            done.countDown();
+        });
+        if (!running) {
+            closeListeners();
+            return;
+        }
+        await(done);
+    }
+
+    private void closeListeners() {
+        for (Listener l : listeners) {
+            if (l.closed.compareAndSet(false, true)) {
+                Native.close(l.fd);
+            }
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long acceptData(int listener, int k) {
+        return ((long) listener << 16) | ((long) k << 8) | OP_ACCEPT;
+    }
+
+    /**
+     * Arms accepts not in flight, no more in all than the connection limit has room for (each accept in
+     * flight may become a connection), so the limit holds exactly; at the limit, none, and the next
+     * scan tries again.
+     */
+    private void armAccepts() {
+        int free = -1;
+        for (int i = 0; i < listeners.size(); i++) {
+            Listener l = listeners.get(i);
+            for (int k = 0; k < ACCEPTS && !l.closed.get(); k++) {
+                if (l.armed[k]) {
+                    continue;
+                }
+                if (free < 0) {
+                    free = host.freeConnectionSlots() - acceptsInFlight;
+                }
+                if (free <= 0) {
+                    return;
+                }
+                free--;
+                acceptsInFlight++;
+                MemorySegment slot = l.addrs.asSlice(k * 136L, 136);
+                slot.set(JAVA_INT, 128, 128);
+                MemorySegment e = ring.sqe(Ring.OP_ACCEPT, l.fd, acceptData(i, k));
+                e.set(JAVA_LONG, 8, slot.address() + 128);
+                e.set(JAVA_LONG, 16, slot.address());
+                e.set(JAVA_INT, 28, Native.SOCK_CLOEXEC);
+                l.armed[k] = true;
+            }
+        }
+    }
+
+    private void onAccept(int index, int k, int res) {
+        Listener l = listeners.get(index);
+        l.armed[k] = false;
+        acceptsInFlight--;
+        if (res < 0) {
+            if (l.closed.get() || res == -Native.ECANCELED) {
+                return;
+            }
+            if (res != -Native.EAGAIN && res != -103 /* ECONNABORTED */ && res != -Native.EINTR) {
+                // e.g. too many open files: back off until the next scan instead of spinning
+                LOG.log(System.Logger.Level.WARNING, "accept failed: " + Native.strerror(-res));
+                return;
+            }
+        } else {
+            host.connectionAccepted();
+            MemorySegment slot = l.addrs.asSlice(k * 136L, 136);
+            int len = Math.min(128, Math.max(0, slot.get(JAVA_INT, 128)));
+            byte[] peer = slot.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            UringLoop to = transport.leastLoaded();
+            if (to == null) {
+                Native.close(res);
+                host.connectionClosed();
+            } else {
+                to.take(res, l.protocol, peer);
+            }
+        }
+        if (!l.closed.get()) {
+            armAccepts();
+        }
+    }
+
+    /** Takes ownership of an accepted socket, to start with {@code protocol}. Any thread. */
+    void take(int fd, ProtocolFactory protocol, byte[] peer) {
+        load.incrementAndGet();
+        if (inLoop()) {
+            register(fd, protocol, peer);
+        } else {
+            execute(() -> register(fd, protocol, peer));
+        }
+    }
+
+    private void register(int fd, ProtocolFactory protocol, byte[] peer) {
+        if (!running) {
+            Native.close(fd);
+            load.decrementAndGet();
+            host.connectionClosed();
+            return;
+        }
+        int slot = allocSlot();
+        UringWire w = new UringWire(this, fd, slot, ++generations[slot], peer);
+        try {
+            w.protocol(protocol.open(w));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "a new connection could not be set up; closed", e);
+            freeSlots[freeCount++] = slot;
+            used--;
+            Native.close(fd);
+            load.decrementAndGet();
+            host.connectionClosed();
+            return;
+        }
+        slots[slot] = w;
+        w.open();
+    }
+
+    private int allocSlot() {
+        if (freeCount > 0) {
+            return freeSlots[--freeCount];
+        }
+        if (used == slots.length) {
+            int n = slots.length * 2;
+            slots = java.util.Arrays.copyOf(slots, n);
+            generations = java.util.Arrays.copyOf(generations, n);
+            freeSlots = java.util.Arrays.copyOf(freeSlots, n);
+        }
+        return used++;
+    }
+
+    /** Called by a wire as it closes (its socket's close may still be under way). */
+    void closed(UringWire w) {
+        load.decrementAndGet();
+        host.connectionClosed();
+    }
+
+    /**
+     * A wire's socket is closed and no completion for it is outstanding: its slot and buffers are free
+     * ({@code w} null: only the buffers given, which no submission refers to any more).
+     */
+    void release(UringWire w, MemorySegment recv, MemorySegment send) {
+        if (w != null && slots[w.slot] == w) {
+            slots[w.slot] = null;
+            freeSlots[freeCount++] = w.slot;
+        }
+        if (recv != null && freeRecv.size() < MAX_FREE_BUFFERS) {
+            freeRecv.add(recv);
+        }
+        if (send != null && freeSend.size() < MAX_FREE_BUFFERS) {
+            freeSend.add(send);
+        }
+    }
+
+    MemorySegment recvBuffer() {
+        MemorySegment b = freeRecv.poll();
+        return b != null ? b : Arena.ofAuto().allocate(RECV_SIZE, 64);
+    }
+
+    MemorySegment sendBuffer() {
+        MemorySegment b = freeSend.poll();
+        return b != null ? b : Arena.ofAuto().allocate(SEND_SIZE, 64);
+    }
+
+    /** A wire whose interest changed: its events are offered at the end of this turn. */
+    void queue(UringWire w) {
+        if (!w.queued) {
+            w.queued = true;
+            ready.add(w);
+        }
+    }
+
+    /** Graceful shutdown: closes idle connections now, the others after their current work. */
+    void drain() {
+        execute(() -> {
+            for (UringWire w : openWires()) {
+                w.protocol.drain();
+            }
+        });
+    }
+
+    /** Frees the ring and the eventfd of a loop that never started (its transport failed to open). */
+    void closeUnstarted() {
+        running = false;
+        closeEventFd();
+        ring.close();
+    }
+
+    private void wake() {
+        wakeLock.lock();
+        try {
+            if (!eventFdClosed) {
+                Native.write(eventFd, ONE, 8);
+            }
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    private void closeEventFd() {
+        wakeLock.lock();
+        try {
+            if (!eventFdClosed) {
+                eventFdClosed = true;
+                Native.close(eventFd);
+            }
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    void stop() {
+        running = false;
+        wake();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private ArrayList<UringWire> openWires() {
+        ArrayList<UringWire> open = new ArrayList<>();
+        for (int i = 0; i < used; i++) {
+            UringWire w = slots[i];
+            if (w != null && !w.protocol.isClosed()) {
+                open.add(w);
+            }
+        }
+        return open;
+    }
+
+    private void armWake() {
+        MemorySegment e = ring.sqe(Ring.OP_READ, eventFd, OP_WAKE);
+        e.set(JAVA_LONG, 16, wakeBuf.address());
+        e.set(JAVA_INT, 24, 8);
+    }
+
+    @Override
+    public void run() {
+        try {
+            ring.enable(); // this thread is the ring's one submitter from now on
+            armWake();
+            armAccepts();
+            nextScan = System.nanoTime() + SCAN_NANOS;
+            while (running) {
+                wakeupPending.set(false);
+                long wait = tasks.isEmpty() && ready.isEmpty() ? Math.max(1, nextScan - System.nanoTime()) : 0;
+                ring.submitAndWait(wait);
+                turnStart = System.nanoTime();
+                completions();
+                runTasks();
+                runReady();
+                long now = turnStart;
+                if (now - nextScan >= 0) {
+                    nextScan = now + SCAN_NANOS;
+                    scan(now);
+                }
+            }
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.ERROR, "io_uring loop failed; its connections are closed", t);
+        } finally {
+            running = false;
+            shutdown();
+        }
+    }
+
+    private void completions() {
+        int n;
+        while ((n = ring.ready()) > 0) {
+            for (int i = 0; i < n; i++) {
+                long ud = ring.userData(i);
+                int res = ring.result(i);
+                int op = (int) (ud & 0xff);
+                if (op < OP_WAKE) {
+                    int slot = (int) ((ud >>> 8) & 0xffffff);
+                    UringWire w = slot < used ? slots[slot] : null;
+                    if (w != null && w.generation == (int) (ud >>> 32)) {
+                        try {
+                            w.complete(op, res);
+                        } catch (Throwable t) {
+                            LOG.log(System.Logger.Level.ERROR, "connection failed", t);
+                            w.protocol.close();
+                        }
+                    }
+                } else if (op == OP_WAKE) {
+                    if (running) {
+                        armWake();
+                    }
+                } else if (op == OP_ACCEPT) {
+                    onAccept((int) (ud >>> 16), (int) ((ud >>> 8) & 0xff), res);
+                }
+            }
+            ring.advance(n);
+        }
+    }
+
+    private void runTasks() {
+        Runnable t;
+        while ((t = tasks.poll()) != null) {
+            try {
+                t.run();
+            } catch (Throwable e) {
+                LOG.log(System.Logger.Level.ERROR, "I/O loop task failed", e);
+            }
+        }
+    }
+
+    private void runReady() {
+        UringWire w;
+        int budget = ready.size();
+        while (budget-- > 0 && (w = ready.poll()) != null) {
+            w.queued = false;
+            try {
+                w.runReady();
+            } catch (Throwable t) {
+                LOG.log(System.Logger.Level.ERROR, "connection failed", t);
+                w.protocol.close();
+            }
+        }
+    }
+
+    private void scan(long now) {
+        for (int i = 0; i < used; i++) {
+            UringWire w = slots[i];
+            if (w == null) {
+                continue;
+            }
+            if (!w.protocol.isClosed()) {
+                w.protocol.onTimer(now);
+            } else if (w.sendPending() && now - w.closingSince > CLOSE_GRACE_NANOS) {
+                w.abandonSend();
+            }
+        }
+        armAccepts();
+    }
+
+    /** Closes every connection, lets the ring finish with their memory (at most 1 s), then the ring. */
+    private void shutdown() {
+        runTasks();
+        closeListeners();
+        for (UringWire w : openWires()) {
+            try {
+                w.protocol.close();
+            } catch (Throwable t) {
+                w.close();
+            }
+        }
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        try {
+            for (UringWire w : slots) {
+                if (w != null) {
+                    w.abandonSend();
+                }
+            }
+            while (System.nanoTime() - deadline < 0 && anySlotUsed()) {
+                ring.submitAndWait(10_000_000L);
+                completions();
+            }
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "io_uring loop: closing connections failed: " + t);
+        }
+        for (UringWire w : slots) {
+            if (w != null) {
+                w.closeNow();
+            }
+        }
+        closeEventFd();
+        ring.close();
+    }
+
+    private boolean anySlotUsed() {
+        for (int i = 0; i < used; i++) {
+            if (slots[i] != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,436 @@
+package dev.brisk.internal.uring;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.Wire;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A socket on a {@link UringLoop}: the plain {@link Wire} of the io_uring transport. The protocol above
+ * sees a readiness wire as on NIO; underneath, completions:
+ * <ul>
+ * <li>read: one receive at a time into this connection's native buffer, submitted while the protocol
+ * wants bytes and none are held; {@link #read} copies out what arrived and, once all is taken, submits
+ * the next receive.
+ * <li>write: at most one send in flight; {@link #write} copies what fits into the native send buffer,
+ * submits it and answers that many bytes written; while a send is in flight it answers 0, and
+ * {@link Protocol#onWritable} follows its completion (a short send is resubmitted for the rest first).
+ * <li>close: the receive is cancelled, the send (if any) finishes, then the ring closes the socket; the
+ * buffers go back to the loop when the last completion for them has come (the send buffer already
+ * when its send is done: an idle connection holds only its receive buffer).
+ * </ul>
+ * <pre>
+ *   OPEN --close()--&gt; CLOSING (cancel recv; wait for the send, at most the loop's close grace)
+ *        --no op in flight--&gt; CLOSE SUBMITTED --its completion--&gt; RELEASED (slot and buffers free)
+ * </pre>
+ *
+ * <p>Threads: the loop's, except {@link #execute}, {@link #inLoop} and {@link #remoteAddress}.
+ */
+final class UringWire implements Wire {
+    static final int OP_RECV = 1;
+    static final int OP_SEND = 2;
+    static final int OP_CLOSE = 3;
+    static final int OP_CANCEL = 4;
+    private static final int MSG_NOSIGNAL = 0x4000;
+
+    private final UringLoop loop;
+    final int fd;
+    /** Slot and generation in the loop's table: the user data of this wire's submissions. */
+    final int slot;
+    final int generation;
+    private final byte[] peer;
+    /** The protocol the loop drives; swapped by an upgrade. Loop thread only. */
+    Protocol protocol;
+    private MemorySegment recvBuf;
+    private MemorySegment sendBuf;
+    /** Received bytes not yet read: {@code recvBuf[held, held + heldLen)}. */
+    private int heldOff;
+    private int heldLen;
+    private boolean eof;
+    private IOException readError;
+    private IOException writeError;
+    private boolean recvArmed;
+    private boolean sendInFlight;
+    private int sendOff;
+    private int sendLen;
+    private boolean wantRead = true;
+    private boolean wantWrite;
+    private boolean shutdownPending;
+    boolean queued;
+    private boolean closed;
+    /** When {@link #close} was called, for the loop's grace on a send that does not finish. */
+    long closingSince;
+    private boolean sendCancelled;
+    private boolean closeSubmitted;
+    private volatile String remote;
+
+    UringWire(UringLoop loop, int fd, int slot, int generation, byte[] peer) {
+        this.loop = loop;
+        this.fd = fd;
+        this.slot = slot;
+        this.generation = generation;
+        this.peer = peer;
+    }
+
+    private long userData(int op) {
+        return ((long) generation << 32) | ((long) slot << 8) | op;
+    }
+
+    /** Submits the first receive. */
+    void open() {
+        armRecv();
+    }
+
+    private void armRecv() {
+        if (recvArmed || closed || eof || readError != null || heldLen > 0) {
+            return;
+        }
+        if (recvBuf == null) {
+            recvBuf = loop.recvBuffer();
+        }
+        MemorySegment e = loop.ring.sqe(Ring.OP_RECV, fd, userData(OP_RECV));
+        e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, recvBuf.address());
+        e.set(java.lang.foreign.ValueLayout.JAVA_INT, 24, (int) recvBuf.byteSize());
+        recvArmed = true;
+    }
+
+    /** A completion for this wire, on the loop thread. */
+    void complete(int op, int res) {
+        switch (op) {
+            case OP_RECV -> onRecv(res);
+            case OP_SEND -> onSend(res);
+            case OP_CLOSE -> release();
+            default -> {
+                // a cancellation's own completion carries nothing
+            }
+        }
+    }
+
+    private void onRecv(int res) {
+        recvArmed = false;
+        if (closed) {
+            finishClose();
+            return;
+        }
+        if (res > 0) {
+            heldOff = 0;
+            heldLen = res;
+        } else if (res == 0) {
+            eof = true;
+        } else if (res == -Native.ECANCELED) {
+            return;
+        } else {
+            readError = Native.error("recv", -res);
+        }
+        if (wantRead) {
+            protocol.onReadable();
+            afterReadable();
+        }
+    }
+
+    /**
+     * As a selector does while bytes wait in the socket: a wire still interested and still holding
+     * bytes (the protocol read only part of them) is offered them again at the end of the turn.
+     */
+    private void afterReadable() {
+        if (closed || !wantRead) {
+            return;
+        }
+        if (heldLen > 0 || eof || readError != null) {
+            loop.queue(this);
+        } else {
+            armRecv();
+        }
+    }
+
+    private void onSend(int res) {
+        if (res < 0) {
+            sendInFlight = false;
+            writeError = Native.error("send", -res);
+        } else {
+            sendOff += res;
+            if (sendOff < sendLen && !sendCancelled) {
+                submitSend();
+                return;
+            }
+            sendInFlight = false;
+        }
+        // an idle keep-alive connection holds no send buffer
+        loop.release(null, null, sendBuf);
+        sendBuf = null;
+        if (closed) {
+            finishClose();
+            return;
+        }
+        if (shutdownPending && writeError == null) {
+            shutdownPending = false;
+            Native.shutdown(fd, Native.SHUT_WR);
+        }
+        if (wantWrite) {
+            protocol.onWritable();
+        }
+    }
+
+    private void submitSend() {
+        MemorySegment e = loop.ring.sqe(Ring.OP_SEND, fd, userData(OP_SEND));
+        e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, sendBuf.address() + sendOff);
+        e.set(java.lang.foreign.ValueLayout.JAVA_INT, 24, sendLen - sendOff);
+        e.set(java.lang.foreign.ValueLayout.JAVA_INT, 28, MSG_NOSIGNAL);
+        sendInFlight = true;
+    }
+
+    /** Runs what an interest change asked for, from the loop's ready queue. */
+    void runReady() {
+        if (closed) {
+            return;
+        }
+        if (wantWrite && !sendInFlight) {
+            protocol.onWritable();
+        }
+        if (!closed && wantRead && (heldLen > 0 || eof || readError != null)) {
+            protocol.onReadable();
+            afterReadable();
+        } else if (!closed && wantRead) {
+            armRecv();
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (heldLen == 0) {
+            if (readError != null) {
+                throw readError;
+            }
+            if (eof) {
+                return -1;
+            }
+            armRecv();
+            return 0;
+        }
+        int n = Math.min(heldLen, dst.remaining());
+        if (dst.hasArray()) {
+            MemorySegment.copy(recvBuf, JAVA_BYTE, heldOff, dst.array(), dst.arrayOffset() + dst.position(), n);
+        } else {
+            MemorySegment.copy(recvBuf, heldOff, MemorySegment.ofBuffer(dst), 0, n);
+        }
+        dst.position(dst.position() + n);
+        heldOff += n;
+        heldLen -= n;
+        if (heldLen == 0 && wantRead) {
+            armRecv();
+        }
+        return n;
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int count) throws IOException {
+        if (writeError != null) {
+            throw writeError;
+        }
+        if (closed) {
+            throw new IOException("connection closed");
+        }
+        if (sendInFlight) {
+            return 0;
+        }
+        if (sendBuf == null) {
+            sendBuf = loop.sendBuffer();
+        }
+        int room = (int) sendBuf.byteSize();
+        int n = 0;
+        for (int i = 0; i < count && n < room; i++) {
+            ByteBuffer src = srcs[i];
+            int k = Math.min(src.remaining(), room - n);
+            if (k == 0) {
+                continue;
+            }
+            if (src.hasArray()) {
+                MemorySegment.copy(src.array(), src.arrayOffset() + src.position(), sendBuf, JAVA_BYTE, n, k);
+            } else {
+                MemorySegment.copy(MemorySegment.ofBuffer(src), 0, sendBuf, n, k);
+            }
+            src.position(src.position() + k);
+            n += k;
+        }
+        if (n > 0) {
+            sendOff = 0;
+            sendLen = n;
+            submitSend();
+        }
+        return n;
+    }
+
+    @Override
+    public boolean transfersFiles() {
+        return false; // not yet: a file body goes through write in pieces
+    }
+
+    @Override
+    public long transfer(FileChannel file, long position, long count) {
+        throw new UnsupportedOperationException("the io_uring wire does not transfer files");
+    }
+
+    @Override
+    public void readInterest(boolean on) {
+        if (on == wantRead) {
+            return;
+        }
+        wantRead = on;
+        if (on) {
+            loop.queue(this);
+        }
+    }
+
+    @Override
+    public void writeInterest(boolean on) {
+        if (on == wantWrite) {
+            return;
+        }
+        wantWrite = on;
+        if (on && !sendInFlight) {
+            loop.queue(this);
+        }
+    }
+
+    @Override
+    public void deadline(long at) {
+        // the loop's scan checks every connection's deadlines anyway
+    }
+
+    @Override
+    public void noDeadline() {
+        // as above
+    }
+
+    @Override
+    public void shutdownOutput() {
+        if (sendInFlight) {
+            shutdownPending = true; // after the bytes already accepted
+        } else if (!closed) {
+            Native.shutdown(fd, Native.SHUT_WR);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closingSince = loop.clock();
+        heldLen = 0;
+        loop.closed(this);
+        if (recvArmed) {
+            MemorySegment e = loop.ring.sqe(Ring.OP_ASYNC_CANCEL, -1, userData(OP_CANCEL));
+            e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, userData(OP_RECV));
+        }
+        finishClose();
+    }
+
+    /** A closing wire whose send has not finished within the loop's grace: cancelled, then closed. */
+    void abandonSend() {
+        if (closed && sendInFlight && !sendCancelled) {
+            sendCancelled = true;
+            MemorySegment e = loop.ring.sqe(Ring.OP_ASYNC_CANCEL, -1, userData(OP_CANCEL));
+            e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, userData(OP_SEND));
+        }
+    }
+
+    boolean sendPending() {
+        return sendInFlight;
+    }
+
+    private void finishClose() {
+        if (closeSubmitted || recvArmed || sendInFlight) {
+            return;
+        }
+        closeSubmitted = true;
+        loop.ring.sqe(Ring.OP_CLOSE, fd, userData(OP_CLOSE));
+    }
+
+    private void release() {
+        loop.release(this, recvBuf, sendBuf);
+        recvBuf = null;
+        sendBuf = null;
+    }
+
+    /** For a loop that stops: closes the socket at once, its ring going away with everything in it. */
+    void closeNow() {
+        if (!closeSubmitted) {
+            closeSubmitted = true;
+            Native.close(fd);
+        }
+    }
+
+    boolean released() {
+        return closeSubmitted && !recvArmed && !sendInFlight;
+    }
+
+    @Override
+    public long clock() {
+        return loop.clock();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        loop.execute(task);
+    }
+
+    @Override
+    public boolean inLoop() {
+        return loop.inLoop();
+    }
+
+    @Override
+    public boolean blocking() {
+        return false;
+    }
+
+    @Override
+    public void runUntil(CompletableFuture<?> f) {
+        throw new IllegalStateException("an I/O loop cannot wait for its own connection");
+    }
+
+    @Override
+    public String remoteAddress() {
+        String r = remote;
+        if (r == null) {
+            r = SocketAddresses.describe(peer);
+            remote = r;
+        }
+        return r;
+    }
+
+    @Override
+    public void protocol(Protocol next) {
+        protocol = next;
+    }
+
+    @Override
+    public BufferPool inPool() {
+        return loop.inPool;
+    }
+
+    @Override
+    public BufferPool outPool() {
+        return loop.outPool;
+    }
+
+    @Override
+    public LoopCounters counters() {
+        return loop.counters;
+    }
+
+    @Override
+    public AccessLog.Sampler accessLogSampler() {
+        return loop.accessLogSampler;
+    }
+}
