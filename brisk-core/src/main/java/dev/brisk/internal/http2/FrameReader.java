@@ -60,6 +60,9 @@ final class FrameReader {
         /** A frame of a type this side does not know: ignored (5.5), but it is still a frame. */
         void unknownFrame(int type) throws Http2Exception;
 
+        /** An empty {@code CONTINUATION} that does not end its block: a frame that carries nothing. */
+        void emptyContinuation() throws Http2Exception;
+
         /** A frame that is an error of one stream only: reset it with {@code code}. */
         void streamError(int stream, int code) throws Http2Exception;
     }
@@ -274,6 +277,9 @@ final class FrameReader {
                 requireStream();
                 if (continuing == 0) {
                     throw new Http2Exception(H2.PROTOCOL_ERROR, "CONTINUATION without a header block");
+                }
+                if (length == 0 && (flags & H2.END_HEADERS) == 0) {
+                    listener.emptyContinuation();
                 }
                 state = FRAGMENT;
             }

@@ -98,6 +98,8 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private long graceEnd;
     private boolean peerGoAway;
     private long idleSince;
+    /** When a blocking loop next checks the timers while streams are open (see {@link #nextDeadline}). */
+    private long tickAt;
     private boolean flushQueued;
     /** An event is being handled: it writes at its end, so an answer made meanwhile needs no flush task. */
     private boolean inEvent;
@@ -320,7 +322,11 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             return prefaceDeadline;
         }
         if (out.pending() > 0 || streams.size() > 0 || reader.inHeaderBlock() || state == CLOSING) {
-            return now + TICK_NANOS;
+            // a fixed beat, not pushed back by every read that ends with nothing: onTimer moves it on
+            if (tickAt == 0 || tickAt - now > TICK_NANOS) {
+                tickAt = now + TICK_NANOS;
+            }
+            return tickAt;
         }
         if (draining && !goAwayFinal) {
             return graceEnd;
@@ -413,6 +419,11 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     @Override
     public void unknownFrame(int type) throws Http2Exception {
+        calm(flood.control(wire.clock()));
+    }
+
+    @Override
+    public void emptyContinuation() throws Http2Exception {
         calm(flood.control(wire.clock()));
     }
 
@@ -906,6 +917,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             return;
         }
         inEvent = true;
+        tickAt = now + TICK_NANOS;
         if (state == OPEN) {
             timers(now);
         }
@@ -1021,6 +1033,11 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     boolean inLoop() {
         return wire.inLoop();
+    }
+
+    /** The loop's clock (see {@link Wire#clock}). Loop thread. */
+    long clock() {
+        return wire.clock();
     }
 
     /** Runs {@code task} on the loop. Any thread. */

@@ -87,9 +87,14 @@ final class ResponseSender {
 
     /** Puts {@code s} in the ready queue (once) when it has bytes to send and room in its window. */
     void schedule(Http2Stream s) {
-        if (!s.queued && !s.closed && s.hasOutput() && (s.sendWindow > 0 || bodyEndOnly(s))) {
+        if (s.queued || s.closed || !s.hasOutput()) {
+            return;
+        }
+        if (s.sendWindow > 0 || bodyEndOnly(s)) {
             s.queued = true;
             ready.addLast(s);
+        } else if (s.blockedSince == 0) {
+            s.blockedSince = conn.clock(); // waits for a WINDOW_UPDATE: the write timeout runs from here
         }
     }
 

@@ -28,6 +28,7 @@ class FrameReaderTest {
         @Override public void goAway(int last, int code) { events.add("goaway " + last + " " + code); }
         @Override public void windowUpdate(int s, int inc) { events.add("window " + s + " " + inc); }
         @Override public void unknownFrame(int type) { events.add("unknown " + type); }
+        @Override public void emptyContinuation() { events.add("emptyContinuation"); }
         @Override public void streamError(int s, int code) { events.add("streamError " + s + " " + code); }
     }
 
