@@ -23,6 +23,16 @@ import java.time.Duration;
  * <tr><td>tls-handshake-timeout</td><td>10 s</td><td>longest time from accept to a finished handshake</td></tr>
  * <tr><td>tls-reload-interval</td><td>10 s</td><td>how often the key files are checked for changes (0:
  *     never); new connections use the new key</td></tr>
+ * <tr><td>http2</td><td>true</td><td>HTTP/2: {@code h2} offered over TLS by ALPN, and h2c when {@code h2c} is on</td></tr>
+ * <tr><td>h2c</td><td>true</td><td>a plain connection that opens with the HTTP/2 preface is served as
+ *     HTTP/2 (prior knowledge)</td></tr>
+ * <tr><td>h2-max-concurrent-streams</td><td>100</td><td>HTTP/2 streams open at once per connection
+ *     (more are refused)</td></tr>
+ * <tr><td>h2-initial-window-size</td><td>1 MiB</td><td>HTTP/2 request body bytes a client may send
+ *     per stream ahead of the server (the connection's window is 4 times it)</td></tr>
+ * <tr><td>h2-max-frame-size</td><td>16 KiB</td><td>largest HTTP/2 frame payload a client may send</td></tr>
+ * <tr><td>h2-max-header-list-size</td><td>32 KiB</td><td>largest HTTP/2 request header list (HPACK's
+ *     count: 32 bytes per field plus name and value; 431 beyond)</td></tr>
  * <tr><td>io-threads</td><td>available processors</td><td>number of I/O loops</td></tr>
  * <tr><td>dispatch</td><td>virtual-threads</td><td>where handlers run: event-loop, virtual-threads, worker-pool</td></tr>
  * <tr><td>worker-threads</td><td>max(8, 2 × processors)</td><td>size of the default worker pool</td></tr>
@@ -71,6 +81,7 @@ import java.time.Duration;
  * @param port port to listen on (0: any free port); TLS when {@code tls} is enabled
  * @param plainPort with TLS on {@code port}, a second port for plain HTTP (0: any free port), or -1 for none
  * @param tls the TLS settings ({@link TlsOptions#NONE}: plain HTTP)
+ * @param http2 the HTTP/2 settings
  * @param ioThreads number of I/O loops
  * @param dispatch where handlers run: event-loop, virtual-threads, worker-pool
  * @param workerThreads size of the default worker pool
@@ -113,6 +124,7 @@ public record ServerOptions(
         int port,
         int plainPort,
         TlsOptions tls,
+        Http2Options http2,
         int ioThreads,
         Dispatch dispatch,
         int workerThreads,
@@ -217,6 +229,9 @@ public record ServerOptions(
         if (tls == null) {
             throw new IllegalArgumentException("tls must not be null: TlsOptions.NONE for plain HTTP");
         }
+        if (http2 == null) {
+            throw new IllegalArgumentException("http2 must not be null: Http2Options.DEFAULTS");
+        }
         if (plainPort >= 0 && !tls.enabled()) {
             throw new IllegalArgumentException("plain-port is for a server with TLS on port; without TLS, port is plain");
         }
@@ -311,6 +326,12 @@ public record ServerOptions(
         private java.util.List<String> tlsProtocols = TlsOptions.DEFAULT_PROTOCOLS;
         private Duration tlsHandshakeTimeout = TlsOptions.DEFAULT_HANDSHAKE_TIMEOUT;
         private Duration tlsReloadInterval = TlsOptions.DEFAULT_RELOAD_INTERVAL;
+        private boolean http2 = true;
+        private boolean h2c = true;
+        private int h2MaxConcurrentStreams = Http2Options.DEFAULT_MAX_CONCURRENT_STREAMS;
+        private int h2InitialWindowSize = Http2Options.DEFAULT_INITIAL_WINDOW_SIZE;
+        private int h2MaxFrameSize = Http2Options.DEFAULT_MAX_FRAME_SIZE;
+        private int h2MaxHeaderListSize = Http2Options.DEFAULT_MAX_HEADER_LIST_SIZE;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private Dispatch dispatch = Dispatch.VIRTUAL_THREADS;
         private int workerThreads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
@@ -455,6 +476,68 @@ public record ServerOptions(
             tlsProtocols = t.protocols();
             tlsHandshakeTimeout = t.handshakeTimeout();
             tlsReloadInterval = t.reloadInterval();
+            return this;
+        }
+        /**
+         * Whether HTTP/2 is served: {@code h2} by ALPN over TLS, and h2c when {@link #h2c} is on too
+         * (option {@code http2}, default true).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder http2(boolean v) { http2 = v; return this; }
+        /**
+         * Whether a plain connection that opens with the HTTP/2 connection preface is served as HTTP/2
+         * (option {@code h2c}, default true).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder h2c(boolean v) { h2c = v; return this; }
+        /**
+         * HTTP/2 streams a client may have open at once per connection (option
+         * {@code h2-max-concurrent-streams}, default 100).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder h2MaxConcurrentStreams(int v) { h2MaxConcurrentStreams = v; return this; }
+        /**
+         * HTTP/2 request body bytes a client may send per stream ahead of the server (option
+         * {@code h2-initial-window-size}, default 1 MiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder h2InitialWindowSize(int v) { h2InitialWindowSize = v; return this; }
+        /**
+         * Largest HTTP/2 frame payload a client may send (option {@code h2-max-frame-size}, default 16 KiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder h2MaxFrameSize(int v) { h2MaxFrameSize = v; return this; }
+        /**
+         * Largest HTTP/2 request header list, counted as HPACK counts (option
+         * {@code h2-max-header-list-size}, default 32 KiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder h2MaxHeaderListSize(int v) { h2MaxHeaderListSize = v; return this; }
+        /**
+         * All HTTP/2 settings at once.
+         *
+         * @param h the settings
+         * @return this builder
+         */
+        public Builder http2(Http2Options h) {
+            http2 = h.enabled();
+            h2c = h.h2c();
+            h2MaxConcurrentStreams = h.maxConcurrentStreams();
+            h2InitialWindowSize = h.initialWindowSize();
+            h2MaxFrameSize = h.maxFrameSize();
+            h2MaxHeaderListSize = h.maxHeaderListSize();
             return this;
         }
         /**
@@ -701,6 +784,12 @@ public record ServerOptions(
                     .map(String::trim).filter(x -> !x.isEmpty()).toList()).orElse(tlsProtocols);
             tlsHandshakeTimeout = source.duration("tls-handshake-timeout", tlsHandshakeTimeout);
             tlsReloadInterval = source.duration("tls-reload-interval", tlsReloadInterval);
+            http2 = source.bool("http2", http2);
+            h2c = source.bool("h2c", h2c);
+            h2MaxConcurrentStreams = source.integer("h2-max-concurrent-streams", h2MaxConcurrentStreams);
+            h2InitialWindowSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-initial-window-size", h2InitialWindowSize));
+            h2MaxFrameSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-frame-size", h2MaxFrameSize));
+            h2MaxHeaderListSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-header-list-size", h2MaxHeaderListSize));
             ioThreads = source.integer("io-threads", ioThreads);
             dispatch = source.enumValue("dispatch", Dispatch.class, dispatch);
             workerThreads = source.integer("worker-threads", workerThreads);
@@ -747,7 +836,9 @@ public record ServerOptions(
             TlsOptions tls = tlsCert == null && tlsKey == null && tlsKeyStore == null ? TlsOptions.NONE
                     : new TlsOptions(tlsCert, tlsKey, tlsKeyPassword, tlsKeyStore, tlsKeyStorePassword,
                             tlsClientAuth, tlsTrust, tlsProtocols, tlsHandshakeTimeout, tlsReloadInterval);
-            return new ServerOptions(host, port, plainPort, tls, ioThreads, dispatch, workerThreads, maxRequestLine,
+            Http2Options h2 = new Http2Options(http2, h2c, h2MaxConcurrentStreams, h2InitialWindowSize,
+                    h2MaxFrameSize, h2MaxHeaderListSize);
+            return new ServerOptions(host, port, plainPort, tls, h2, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     maxOpenFiles, backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,

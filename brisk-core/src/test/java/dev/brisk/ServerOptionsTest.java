@@ -159,12 +159,19 @@ class ServerOptionsTest {
                 "brisk.body-memory-budget", "64MiB",
                 "brisk.body-spool-threshold", "256KiB",
                 "brisk.body-spool-disk", "0",
-                "brisk.body-spool-dir", "/var/tmp/brisk");
+                "brisk.body-spool-dir", "/var/tmp/brisk",
+                "brisk.http2", "false",
+                "brisk.h2c", "false",
+                "brisk.h2-max-concurrent-streams", "10",
+                "brisk.h2-initial-window-size", "70000",
+                "brisk.h2-max-frame-size", "32KiB",
+                "brisk.h2-max-header-list-size", "4KiB");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
                         java.nio.file.Path.of("/keys/ca.pem"), java.util.List.of("TLSv1.3"), Duration.ofSeconds(3),
-                        Duration.ZERO), 3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
+                        Duration.ZERO), new Http2Options(false, false, 10, 70_000, 32_768, 4096), 3,
+                Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,

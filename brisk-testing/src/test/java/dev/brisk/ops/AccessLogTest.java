@@ -28,17 +28,18 @@ import org.junit.jupiter.api.Test;
 /** The access log over real sockets, read back through a java.util.logging handler. */
 class AccessLogTest {
     private static final Pattern LINE = Pattern.compile("method=(\\S+) route=(\\S+) path=(\\S+) status=(\\d{3})"
-            + " bytes=(\\S+) duration_us=(\\S+) remote=(127\\.0\\.0\\.1:\\d+) request_id=(\\S+)");
+            + " bytes=(\\S+) duration_us=(\\S+) remote=(127\\.0\\.0\\.1:\\d+) request_id=(\\S+)"
+            + " protocol=(http/1\\.1|http/1\\.0|h2|h2c)");
     private static final String THREAD = "brisk-access-log";
 
     /** The fields of an access-log line, by name. */
     private record Fields(String method, String route, String path, int status, String bytes, String duration,
-                          String remote, String requestId) {
+                          String remote, String requestId, String protocol) {
         static Fields of(String line) {
             Matcher m = LINE.matcher(line);
             assertThat(m.matches()).as("a logfmt access-log line: %s", line).isTrue();
             return new Fields(m.group(1), m.group(2), m.group(3), Integer.parseInt(m.group(4)), m.group(5),
-                    m.group(6), m.group(7), m.group(8));
+                    m.group(6), m.group(7), m.group(8), m.group(9));
         }
     }
 
@@ -89,7 +90,7 @@ class AccessLogTest {
             List<Fields> lines = log.await(8).stream().map(Fields::of).toList();
             Fields first = lines.get(0);
             assertThat(first).isEqualTo(new Fields("GET", "/users/{id}", "/users/42", 200, "14",
-                    first.duration(), first.remote(), "req-42"));
+                    first.duration(), first.remote(), "req-42", "http/1.1"));
             assertThat(Long.parseLong(first.duration())).isNotNegative().isLessThan(10_000_000);
             // the id the handler saw is the one logged: generated once per request
             assertThat(generated.body()).isEqualTo("user 7 " + lines.get(1).requestId());

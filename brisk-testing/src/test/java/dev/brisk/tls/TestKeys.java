@@ -21,19 +21,19 @@ import javax.net.ssl.TrustManagerFactory;
  * public API to make a certificate): a PKCS#12 file, and the same key as PEM files (the certificate
  * exported by keytool, the PKCS#8 key written here from the key store).
  */
-final class TestKeys {
-    static final String PASSWORD = "changeit";
+public final class TestKeys {
+    public static final String PASSWORD = "changeit";
 
     /** One key: where its files are, and the certificate. */
-    record Key(Path p12, Path certPem, Path keyPem, X509Certificate cert) {
+    public record Key(Path p12, Path certPem, Path keyPem, X509Certificate cert) {
         /** A client context that trusts this key's certificate (and only it). */
-        SSLContext trustingContext() throws Exception {
+        public SSLContext trustingContext() throws Exception {
             return context(null, this);
         }
     }
 
     /** The keys the TLS tests share: made once per test JVM (keytool takes a second or two per key). */
-    record Shared(Path dir, Key server, Key other, Key client) {
+    public record Shared(Path dir, Key server, Key other, Key client) {
     }
 
     private static Shared shared;
@@ -41,7 +41,7 @@ final class TestKeys {
     private TestKeys() {
     }
 
-    static synchronized Shared shared() throws Exception {
+    public static synchronized Shared shared() throws Exception {
         if (shared == null) {
             Path dir = Files.createTempDirectory("brisk-tls-test");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), "brisk-tls-test-cleanup"));

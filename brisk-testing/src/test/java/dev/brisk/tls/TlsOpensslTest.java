@@ -79,15 +79,21 @@ class TlsOpensslTest {
 
     @Test
     void alpnAndSniAsTheServerSeesThem() throws Exception {
-        String out = sClient(GET_TLS, "-alpn", "h2,http/1.1", "-servername", "shop.example.test",
+        String out = sClient(GET_TLS, "-alpn", "http/1.1", "-servername", "shop.example.test",
                 "-CAfile", server.certPem().toString(), "-verify_return_error", "-ign_eof");
         assertThat(out).contains("ALPN protocol: http/1.1").contains("Verify return code: 0 (ok)")
                 .contains("TLSv1.3 shop.example.test http/1.1");
     }
 
     @Test
-    void onlyH2OfferedIsRefusedWithNoApplicationProtocol() throws Exception {
-        String out = sClient("", "-alpn", "h2", "-CAfile", server.certPem().toString());
+    void alpnPrefersH2() throws Exception {
+        String out = sClient("", "-alpn", "http/1.1,h2", "-CAfile", server.certPem().toString());
+        assertThat(out).contains("ALPN protocol: h2");
+    }
+
+    @Test
+    void onlyUnknownProtocolsOfferedIsRefusedWithNoApplicationProtocol() throws Exception {
+        String out = sClient("", "-alpn", "spdy/3.1", "-CAfile", server.certPem().toString());
         assertThat(out).containsIgnoringCase("no application protocol");
     }
 

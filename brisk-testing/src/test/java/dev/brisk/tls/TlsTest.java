@@ -136,8 +136,8 @@ class TlsTest {
         HttpResponse<String> r = get(c, "https://localhost:" + app.port() + "/hello");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).isEqualTo("hello");
-        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_1_1); // h2 offered, http/1.1 agreed by ALPN
-        assertThat(get(c, "https://localhost:" + app.port() + "/tls").body()).isEqualTo("TLSv1.3 localhost http/1.1 0");
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2); // h2 agreed by ALPN
+        assertThat(get(c, "https://localhost:" + app.port() + "/tls").body()).isEqualTo("TLSv1.3 localhost h2 0");
         assertThat(app.metrics().tlsHandshakes()).isGreaterThanOrEqualTo(1);
         assertThat(app.metrics().tlsHandshakeFailures()).isZero();
     }

@@ -127,8 +127,9 @@ class FramingTest {
                 // ---- request line ----
                 Arguments.of("HTTP/2.0 request line",
                         "GET /hello HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-                Arguments.of("HTTP/2 connection preface",
-                        "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
+                // the whole preface is HTTP/2 with prior knowledge (h2c, Http2ClientsTest); a near miss is HTTP/1.1
+                Arguments.of("HTTP/2 connection preface with a wrong end",
+                        "PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n", 505),
                 Arguments.of("lower-case protocol name",
                         "GET /hello http/1.1\r\nHost: x\r\n\r\n", 400),
                 Arguments.of("two spaces after the method",

@@ -4,6 +4,7 @@ import dev.brisk.IoMode;
 import dev.brisk.ServerOptions;
 import dev.brisk.internal.body.BodyStore;
 import dev.brisk.internal.http1.Http1Shared;
+import dev.brisk.internal.http2.Http2Shared;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.Acceptor;
 import dev.brisk.internal.transport.BlockingEngine;
@@ -35,8 +36,9 @@ import dev.brisk.internal.ops.ServerStats;
 /**
  * The server: a listening socket, an {@link Acceptor}, a transport behind it — N {@link IoLoop}s
  * ({@code io=nio}) or a {@link BlockingEngine} with a thread per connection ({@code io=blocking}) —
- * and the protocol every connection starts with (HTTP/1.1, {@link Http1Shared}), which hands requests
- * to the {@link App}. It is the transports' {@link TransportHost}: the connection count and its limit,
+ * and the protocol every connection starts with (HTTP/1.1, {@link Http1Shared}; HTTP/2,
+ * {@link Http2Shared}, by ALPN over TLS or by its preface in the clear), which hands requests to the
+ * {@link App}. It is the transports' {@link TransportHost}: the connection count and its limit,
  * the drain, the counters. Start once, close once ({@link #close} is idempotent).
  */
 public final class Server implements TransportHost {
@@ -59,6 +61,7 @@ public final class Server implements TransportHost {
     private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     private final Http1Shared http1;
     private final BodyStore bodies;
+    private final Http2Shared http2;
     private ServerSocketChannel channel;
     private IoLoop[] loops = new IoLoop[0];
     private BlockingEngine blocking;
@@ -86,9 +89,14 @@ public final class Server implements TransportHost {
                 options.requestQueueSize());
         this.bodies = new BodyStore(options);
         this.http1 = new Http1Shared(options, app, accessLog, admission, bodies);
+        this.http2 = new Http2Shared(options, app, accessLog, http1);
+        if (options.http2().priorKnowledge()) {
+            http1.priorKnowledge(http2.priorKnowledge());
+        }
         // the key files are read now, so a mistake in them fails the app's creation, not its first client
         this.tls = options.tls().enabled()
-                ? new ServerTls(options.tls(), http1::open, tlsCounters, options.writeTimeout().toNanos()) : null;
+                ? new ServerTls(options.tls(), http2.afterHandshake(), http2.alpn(), tlsCounters,
+                        options.writeTimeout().toNanos()) : null;
     }
 
     /**

@@ -196,6 +196,20 @@ final class Http1Connection implements Protocol {
     }
 
     private boolean stepHead() {
+        Upgrade h2c = served == 0 ? shared.priorKnowledge() : null;
+        if (h2c != null) {
+            int preface = reader.preface();
+            if (preface == RequestReader.PARTIAL) {
+                return false; // may still be HTTP/2's preface: wait for the rest
+            }
+            if (preface == RequestReader.WHOLE) {
+                // an HTTP/2 client with prior knowledge (h2c): the connection is HTTP/2's from its first byte
+                ByteBuffer buffered = reader.input.unread();
+                release();
+                channel.switchTo(h2c, buffered);
+                return false;
+            }
+        }
         try {
             if (reader.parseHead() != RequestReader.WHOLE) {
                 return false;

@@ -28,9 +28,16 @@ public final class Http1Shared implements ProtocolFactory {
     final AccessLog accessLog;
     final AdmissionControl admission;
     final BodyStore bodies;
+
+    /** {@return where request bodies live: the memory budget and the spool, shared by every protocol} */
+    public BodyStore bodies() {
+        return bodies;
+    }
     private final AtomicInteger lingering = new AtomicInteger();
     private volatile boolean draining;
     private volatile Executor streams;
+    /** Takes over a plain connection that opens with the HTTP/2 preface; null when h2c is off. */
+    private volatile dev.brisk.internal.transport.Upgrade priorKnowledge;
 
     public Http1Shared(ServerOptions options, App app, AccessLog accessLog, AdmissionControl admission,
                        BodyStore bodies) {
@@ -74,8 +81,18 @@ public final class Http1Shared implements ProtocolFactory {
         streams = executor;
     }
 
-    Executor streams() {
+    /** Where response body streams are pumped (HTTP/2's too). */
+    public Executor streams() {
         return streams;
+    }
+
+    /** Serve a plain connection that opens with the HTTP/2 preface with {@code h2c} (null: h2c off). Set at start. */
+    public void priorKnowledge(dev.brisk.internal.transport.Upgrade h2c) {
+        priorKnowledge = h2c;
+    }
+
+    dev.brisk.internal.transport.Upgrade priorKnowledge() {
+        return priorKnowledge;
     }
 
     /** Graceful shutdown has begun: every response from now on is its connection's last. */

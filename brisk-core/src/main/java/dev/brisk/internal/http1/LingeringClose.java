@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Loop thread only.
  */
-final class LingeringClose implements Protocol {
+public final class LingeringClose implements Protocol {
     static final long NANOS = TimeUnit.SECONDS.toNanos(2);
     static final long MAX_BYTES = 1 << 20;
 
@@ -41,7 +41,7 @@ final class LingeringClose implements Protocol {
      *
      * @param scratch a pooled buffer to read into (the old protocol's input buffer), or null
      */
-    static void takeOver(Wire wire, Http1Shared shared, ByteBuffer scratch) {
+    public static void takeOver(Wire wire, Http1Shared shared, ByteBuffer scratch) {
         LingeringClose l = new LingeringClose(wire, shared, scratch != null ? scratch : wire.inPool().acquire());
         wire.protocol(l);
         try {

@@ -22,6 +22,9 @@ final class Recorder {
     /** Refused while parsed or read (parse error, timeout, limit). */
     static final int REFUSED = 3;
 
+    private static final String HTTP_1_1 = "http/1.1";
+    private static final String HTTP_1_0 = "http/1.0";
+
     private final Wire wire;
     private final AccessLog accessLog; // null when off
     private final InboundBytes input;
@@ -71,7 +74,8 @@ final class Recorder {
         String remote = wire.remoteAddress();
         if (ex != null) {
             return new AccessLog.Line(ex.method(), ex.routeTemplate(), ex.rawPath(), status, bodyBytes,
-                    System.nanoTime() - headAt, remote, requestId != null ? requestId : ex.requestId());
+                    System.nanoTime() - headAt, remote, requestId != null ? requestId : ex.requestId(),
+                    ex.http11() ? HTTP_1_1 : HTTP_1_0);
         }
         if (fast != null) {
             // the head is still in the input buffer: nothing is read until this response is written
@@ -81,9 +85,10 @@ final class Recorder {
                     : RequestIds.incomingOrNew(a, start, parser.fields(), parser.fieldCount());
             String method = MethodNames.of(a, start + parser.methodStart(), start + parser.methodEnd());
             return new AccessLog.Line(method, fast.path(), fast.path(), status, bodyBytes,
-                    System.nanoTime() - headAt, remote, id);
+                    System.nanoTime() - headAt, remote, id,
+                    parser.version() == RequestParser.HTTP_1_1 ? HTTP_1_1 : HTTP_1_0);
         }
         return new AccessLog.Line(null, null, null, status, bodyBytes, -1, remote,
-                requestId != null ? requestId : RequestIds.generate());
+                requestId != null ? requestId : RequestIds.generate(), HTTP_1_1);
     }
 }

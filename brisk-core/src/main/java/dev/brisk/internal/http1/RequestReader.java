@@ -66,6 +66,34 @@ final class RequestReader {
         wire.counters().bytesIn(n);
     }
 
+    /** What an HTTP/2 client sends first (RFC 9113 3.4): no HTTP/1.1 request starts so. */
+    private static final byte[] H2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * Whether the buffered bytes are the HTTP/2 connection preface: {@link #WHOLE}, {@link #PARTIAL}
+     * (all so far match), or {@link #EMPTY} (nothing buffered, or not the preface).
+     */
+    int preface() {
+        if (input.buf == null) {
+            return EMPTY;
+        }
+        byte[] a = input.buf.array();
+        int n = Math.min(input.buf.position() - input.start, H2_PREFACE.length);
+        for (int i = 0; i < n; i++) {
+            if (a[input.start + i] != H2_PREFACE[i]) {
+                return EMPTY;
+            }
+        }
+        if (n < H2_PREFACE.length) {
+            if (n > 0) {
+                deadlines.headBytes();
+            }
+            return n == 0 ? EMPTY : PARTIAL;
+        }
+        return WHOLE;
+    }
+
     /** Parses what is buffered of a head: {@link #EMPTY} (and the buffer goes back), {@link #PARTIAL} or {@link #WHOLE}. */
     int parseHead() throws HttpParseException {
         if (input.buf == null) {

@@ -13,13 +13,15 @@ import java.util.concurrent.locks.LockSupport;
  * named {@value #LOGGER_NAME} by one daemon thread, {@value #THREAD_NAME}. A line is logfmt:
  *
  * <pre>
- * method=GET route=/users/{id} path=/users/42 status=200 bytes=12 duration_us=153 remote=127.0.0.1:53422 request_id=5f0c2a9e1b7d-2a
+ * method=GET route=/users/{id} path=/users/42 status=200 bytes=12 duration_us=153 remote=127.0.0.1:53422 request_id=5f0c2a9e1b7d-2a protocol=h2
  * </pre>
  *
  * {@code route} is the route template ({@code -} when none matched), {@code path} the raw path without
  * the query string (cut at {@value #MAX_PATH} characters), {@code bytes} the body bytes sent ({@code -}
  * for a streamed body), {@code duration_us} from the parsed head to the response handed to the socket
- * ({@code -} for a request refused before its head was whole). A value is quoted, with {@code \"},
+ * ({@code -} for a request refused before its head was whole), {@code protocol} what carried the
+ * request: {@code http/1.1}, {@code http/1.0}, {@code h2} (HTTP/2 over TLS) or {@code h2c} (HTTP/2
+ * in the clear). A value is quoted, with {@code \"},
  * {@code \\} and control characters escaped, when it holds anything but visible ASCII other than
  * {@code "}, {@code =} and {@code \}; an absent value is {@code -}.
  *
@@ -44,9 +46,10 @@ public final class AccessLog {
      *
      * @param bytes body bytes sent, or -1 when unknown (streamed)
      * @param nanos head parsed to response handed to the socket, or -1 when unknown
+     * @param protocol {@code http/1.1}, {@code http/1.0}, {@code h2} or {@code h2c}
      */
     public record Line(String method, String route, String path, int status, long bytes, long nanos, String remote,
-                       String requestId) {
+                       String requestId, String protocol) {
     }
 
     /**
@@ -226,6 +229,8 @@ public final class AccessLog {
         value(sb, l.remote(), Integer.MAX_VALUE);
         sb.append(" request_id=");
         value(sb, l.requestId(), Integer.MAX_VALUE);
+        sb.append(" protocol=");
+        value(sb, l.protocol(), Integer.MAX_VALUE);
         return sb.toString();
     }
 

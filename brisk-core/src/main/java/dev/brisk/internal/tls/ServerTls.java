@@ -16,7 +16,7 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * A server's TLS: the context its key files make, the parameters every connection gets (TLS 1.3 and
- * 1.2 only, ALPN {@code http/1.1}, client authentication), and the reload of the key files when they
+ * 1.2 only, ALPN {@code h2} and {@code http/1.1} or {@code http/1.1} alone, client authentication), and the reload of the key files when they
  * change (their contents, not their times). The files are checked at most once per {@code tls-reload-interval}, when a connection
  * opens; a change is read on a virtual thread, and only a context that loads replaces the one in use
  * (a failure is logged, and the old key stays). Connections keep the context they started with.
@@ -25,10 +25,10 @@ import javax.net.ssl.SSLParameters;
  */
 public final class ServerTls implements ProtocolFactory {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
-    private static final String[] ALPN = {"http/1.1"};
 
     private final TlsOptions options;
     private final ProtocolFactory next;
+    private final String[] alpn;
     private final TlsCounters counters;
     private final long handshakeNanos;
     private final long writeTimeoutNanos;
@@ -43,12 +43,16 @@ public final class ServerTls implements ProtocolFactory {
     /**
      * Reads the key files now.
      *
-     * @param next the protocol a connection speaks once its handshake is done
+     * @param next the protocol a connection speaks once its handshake is done (it may look at the
+     *     protocol ALPN settled: {@code wire.tls().applicationProtocol()})
+     * @param alpn the application protocols offered, most preferred first
      * @throws IllegalArgumentException when the files cannot be read or used, saying which and why
      */
-    public ServerTls(TlsOptions options, ProtocolFactory next, TlsCounters counters, long writeTimeoutNanos) {
+    public ServerTls(TlsOptions options, ProtocolFactory next, String[] alpn, TlsCounters counters,
+            long writeTimeoutNanos) {
         this.options = options;
         this.next = next;
+        this.alpn = alpn.clone();
         this.counters = counters;
         this.handshakeNanos = options.handshakeTimeout().toNanos();
         this.writeTimeoutNanos = writeTimeoutNanos;
@@ -76,7 +80,7 @@ public final class ServerTls implements ProtocolFactory {
         e.setUseClientMode(false);
         SSLParameters p = e.getSSLParameters();
         p.setProtocols(options.protocols().toArray(new String[0]));
-        p.setApplicationProtocols(ALPN);
+        p.setApplicationProtocols(alpn);
         p.setUseCipherSuitesOrder(true);
         if (options.clientAuth() == ClientAuth.NEED) {
             p.setNeedClientAuth(true);

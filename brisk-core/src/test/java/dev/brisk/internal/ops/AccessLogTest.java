@@ -47,7 +47,7 @@ class AccessLogTest {
 
     private static AccessLog.Line line(int status) {
         return new AccessLog.Line("GET", "/users/{id}", "/users/" + status, status, 12, 153_400, "127.0.0.1:5000",
-                "id-" + status);
+                "id-" + status, "http/1.1");
     }
 
     private static void awaitLines(Captured c, int n) throws InterruptedException {
@@ -60,25 +60,26 @@ class AccessLogTest {
     @Test
     void formatsOneLogfmtLine() {
         assertThat(AccessLog.format(line(200))).isEqualTo("method=GET route=/users/{id} path=/users/200 status=200"
-                + " bytes=12 duration_us=153 remote=127.0.0.1:5000 request_id=id-200");
-        assertThat(AccessLog.format(new AccessLog.Line(null, null, null, 400, 0, -1, "[::1]:80", null)))
-                .isEqualTo("method=- route=- path=- status=400 bytes=0 duration_us=- remote=[::1]:80 request_id=-");
-        assertThat(AccessLog.format(new AccessLog.Line("GET", "/a", "/a", 200, -1, 0, "r", "x==")))
-                .as("streamed body, padded id").contains("bytes=- duration_us=0").endsWith("request_id=\"x==\"");
+                + " bytes=12 duration_us=153 remote=127.0.0.1:5000 request_id=id-200 protocol=http/1.1");
+        assertThat(AccessLog.format(new AccessLog.Line(null, null, null, 400, 0, -1, "[::1]:80", null, "h2")))
+                .isEqualTo("method=- route=- path=- status=400 bytes=0 duration_us=- remote=[::1]:80 request_id=-"
+                        + " protocol=h2");
+        assertThat(AccessLog.format(new AccessLog.Line("GET", "/a", "/a", 200, -1, 0, "r", "x==", null)))
+                .as("streamed body, padded id").contains("bytes=- duration_us=0").endsWith("request_id=\"x==\" protocol=-");
     }
 
     @Test
     void quotesAndEscapesWhatCouldForgeAField() {
-        String f = AccessLog.format(new AccessLog.Line("GET", "/x y", "/a\"b\\c\r\nstatus=500\u0001", 200, 1, 1, "r", "i"));
+        String f = AccessLog.format(new AccessLog.Line("GET", "/x y", "/a\"b\\c\r\nstatus=500\u0001", 200, 1, 1, "r", "i", "h2c"));
         assertThat(f).contains("route=\"/x y\"")
                 .contains("path=\"/a\\\"b\\\\c\\r\\nstatus=500\\u0001\"")
                 .doesNotContain("\r").doesNotContain("\n");
-        assertThat(AccessLog.format(new AccessLog.Line("GET", "", "/", 200, 1, 1, "r", "i"))).contains("route=\"\"");
+        assertThat(AccessLog.format(new AccessLog.Line("GET", "", "/", 200, 1, 1, "r", "i", "h2c"))).contains("route=\"\"");
     }
 
     @Test
     void longPathsAreCut() {
-        String f = AccessLog.format(new AccessLog.Line("GET", null, "/" + "a".repeat(1000), 404, 1, 1, "r", "i"));
+        String f = AccessLog.format(new AccessLog.Line("GET", null, "/" + "a".repeat(1000), 404, 1, 1, "r", "i", "h2c"));
         assertThat(f).contains("path=/" + "a".repeat(AccessLog.MAX_PATH - 1) + "... status=404");
     }
 

@@ -1,0 +1,62 @@
+package dev.brisk.internal.http2;
+
+import dev.brisk.Http2Options;
+import dev.brisk.ServerOptions;
+import dev.brisk.internal.http1.Http1Shared;
+import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.ProtocolFactory;
+import dev.brisk.internal.transport.Upgrade;
+import dev.brisk.internal.transport.Wire;
+import dev.brisk.internal.web.App;
+import java.nio.ByteBuffer;
+
+/**
+ * What every HTTP/2 connection of one server shares: the options, the app, the access log, and the
+ * HTTP/1.1 side's server-wide state it reports to (the drain, lingering closes, where response
+ * streams are pumped). Also the two ways a connection becomes HTTP/2: {@link #afterHandshake} picks
+ * HTTP/2 or HTTP/1.1 by what ALPN settled, {@link #priorKnowledge} takes over a plain connection
+ * whose HTTP/1.1 side found the HTTP/2 preface.
+ *
+ * <p>Threads: immutable; any thread.
+ */
+public final class Http2Shared {
+    final ServerOptions options;
+    final Http2Options h2;
+    final App app;
+    final AccessLog accessLog;
+    final Http1Shared http1;
+
+    public Http2Shared(ServerOptions options, App app, AccessLog accessLog, Http1Shared http1) {
+        this.options = options;
+        this.h2 = options.http2();
+        this.app = app;
+        this.accessLog = accessLog;
+        this.http1 = http1;
+    }
+
+    /** The protocol of a TLS connection once its handshake is done: HTTP/2 when ALPN chose {@code h2}. */
+    public ProtocolFactory afterHandshake() {
+        return wire -> {
+            dev.brisk.TlsInfo t = wire.tls();
+            if (h2.enabled() && t != null && "h2".equals(t.applicationProtocol())) {
+                return open(wire, null);
+            }
+            return http1.open(wire);
+        };
+    }
+
+    /** The h2c take-over of a plain connection that opened with the preface (the bytes read so far buffered). */
+    public Upgrade priorKnowledge() {
+        return this::open;
+    }
+
+    /** The ALPN protocols a TLS server offers, most preferred first. */
+    public String[] alpn() {
+        return h2.enabled() ? new String[] {"h2", "http/1.1"} : new String[] {"http/1.1"};
+    }
+
+    Protocol open(Wire wire, ByteBuffer buffered) {
+        return new Http2Connection(wire, this, buffered);
+    }
+}

@@ -1,0 +1,336 @@
+package dev.brisk.internal.http2;
+
+import dev.brisk.Method;
+import dev.brisk.internal.http.Ascii;
+import dev.brisk.internal.http.MethodNames;
+import dev.brisk.internal.web.Exchange;
+import dev.brisk.internal.web.ExchangeOwner;
+import java.util.Arrays;
+
+/**
+ * A request's decoded header list, checked as RFC 9113 8.2 and 8.3 ask, and turned into the shape an
+ * {@link Exchange} reads: the fields' bytes in one array with four offsets per field, the target
+ * given by offsets into the same array. Pseudo-header fields must come first, once each, and only
+ * the request ones; names must be lower-case tokens; values must hold no NUL, CR, LF nor other
+ * control characters, nor start or end with white space; connection-specific fields are refused, as
+ * is {@code te} other than {@code trailers}. A request that breaks any of these is malformed (a
+ * stream error). A list larger than {@code maxListSize} (counted as HPACK counts: 32 per field plus
+ * name and value) or with more than {@code maxFields} fields is too large (a 431): its fields stop
+ * being kept, but decoding goes on, as the connection's HPACK state needs. {@code :authority} is
+ * added as a {@code host} field when the request has none, so handlers see the same header either
+ * way.
+ *
+ * <p>Loop thread only; one per connection, {@link #reset} per header block.
+ */
+final class RequestFields implements HpackDecoder.Sink {
+    private final int maxListSize;
+    private final int maxFields;
+    private boolean trailers;
+    private byte[] head;
+    private int len;
+    private int[] fields;
+    private int fieldCount;
+    private int listSize;
+    private boolean regularSeen;
+    private String malformed;
+    private boolean tooLarge;
+    // pseudo-header fields: offsets into head, -1 when absent
+    private int methodStart;
+    private int methodEnd;
+    private int pathStart;
+    private int pathEnd;
+    private int authorityStart;
+    private int authorityEnd;
+    private boolean scheme;
+    private boolean host;
+    private long contentLength;
+
+    RequestFields(int maxListSize, int maxFields) {
+        this.maxListSize = maxListSize;
+        this.maxFields = maxFields;
+    }
+
+    /** Starts a header block: a request's ({@code trailers} false) or its trailers'. */
+    void reset(boolean trailers) {
+        this.trailers = trailers;
+        head = new byte[256];
+        len = 0;
+        fields = new int[32];
+        fieldCount = 0;
+        listSize = 0;
+        regularSeen = false;
+        malformed = null;
+        tooLarge = false;
+        methodStart = -1;
+        methodEnd = -1;
+        pathStart = -1;
+        authorityStart = -1;
+        scheme = false;
+        host = false;
+        contentLength = -1;
+    }
+
+    @Override
+    public void field(byte[] name, int no, int nl, byte[] value, int vo, int vl) {
+        listSize += nl + vl + 32;
+        if (listSize > maxListSize || fieldCount >= maxFields) {
+            tooLarge = true;
+        }
+        if (malformed != null || tooLarge) {
+            return; // only the list's size still matters
+        }
+        if (nl > 0 && name[no] == ':') {
+            pseudo(name, no, nl, value, vo, vl);
+            return;
+        }
+        regularSeen = true;
+        if (!validName(name, no, nl)) {
+            malformed = "invalid header field name";
+            return;
+        }
+        if (!validValue(value, vo, vl)) {
+            malformed = "invalid header field value";
+            return;
+        }
+        if (connectionSpecific(name, no, nl, value, vo, vl)) {
+            malformed = "connection-specific header field";
+            return;
+        }
+        if (trailers) {
+            return; // checked, not kept: no handler reads trailers
+        }
+        if (nl == 14 && Ascii.equalsIgnoreCase(name, no, nl, "content-length") && !contentLength(value, vo, vl)) {
+            return;
+        }
+        if (nl == 4 && Ascii.equalsIgnoreCase(name, no, nl, "host")) {
+            host = true;
+        }
+        addField(name, no, nl, value, vo, vl);
+    }
+
+    private void pseudo(byte[] name, int no, int nl, byte[] value, int vo, int vl) {
+        if (trailers) {
+            malformed = "pseudo-header field in trailers";
+            return;
+        }
+        if (regularSeen) {
+            malformed = "pseudo-header field after a regular field";
+            return;
+        }
+        int start = put(value, vo, vl);
+        if (nl == 7 && same(name, no, ":method")) {
+            if (methodStart >= 0 || vl == 0 || !allTchar(value, vo, vl)) {
+                malformed = "duplicate or invalid :method";
+                return;
+            }
+            methodStart = start;
+            methodEnd = start + vl;
+        } else if (nl == 5 && same(name, no, ":path")) {
+            if (pathStart >= 0 || vl == 0 || !validPath(value, vo, vl)) {
+                malformed = "duplicate, empty or invalid :path";
+                return;
+            }
+            pathStart = start;
+            pathEnd = start + vl;
+        } else if (nl == 7 && same(name, no, ":scheme")) {
+            if (scheme || vl == 0) {
+                malformed = "duplicate or empty :scheme";
+                return;
+            }
+            scheme = true;
+        } else if (nl == 10 && same(name, no, ":authority")) {
+            if (authorityStart >= 0 || !validAuthority(value, vo, vl)) {
+                malformed = "duplicate or invalid :authority";
+                return;
+            }
+            authorityStart = start;
+            authorityEnd = start + vl;
+        } else {
+            malformed = "unknown or response pseudo-header field";
+        }
+    }
+
+    /** The block is decoded: checks what must be there. */
+    void finish() {
+        if (malformed != null || tooLarge || trailers) {
+            return;
+        }
+        if (methodStart < 0) {
+            malformed = "missing :method";
+        } else if (isConnect()) {
+            if (authorityStart < 0 || scheme || pathStart >= 0) {
+                malformed = "CONNECT needs :authority and no :scheme or :path";
+            }
+        } else if (!scheme || pathStart < 0) {
+            malformed = "missing :scheme or :path";
+        }
+    }
+
+    /** Why the request is malformed (a stream error), or null. */
+    String malformed() {
+        return malformed;
+    }
+
+    /** Whether the list went past the limits (answered 431). */
+    boolean tooLarge() {
+        return tooLarge;
+    }
+
+    /** Whether the request is a CONNECT (not served). */
+    boolean isConnect() {
+        return methodEnd - methodStart == 7 && same(head, methodStart, "CONNECT");
+    }
+
+    /** The {@code content-length}, or -1 when the request has none. */
+    long contentLength() {
+        return contentLength;
+    }
+
+    /** The request as an exchange owned by {@code owner}; call after {@link #finish} found it well-formed. */
+    Exchange exchange(ExchangeOwner owner) {
+        if (!host && authorityStart >= 0) {
+            // handlers read Host as in HTTP/1.1: :authority stands for it (RFC 9113 8.3.1)
+            int s = put(HOST, 0, 4);
+            addOffsets(s, s + 4, authorityStart, authorityEnd);
+        }
+        String method = MethodNames.of(head, methodStart, methodEnd);
+        int query = pathStart;
+        while (query < pathEnd && head[query] != '?') {
+            query++;
+        }
+        return new Exchange(owner, head, 0, len, fields, fieldCount, method, Method.of(method), pathStart, query,
+                pathEnd, true, false);
+    }
+
+    private static final byte[] HOST = {'h', 'o', 's', 't'};
+
+    private void addField(byte[] name, int no, int nl, byte[] value, int vo, int vl) {
+        int n = put(name, no, nl);
+        int v = put(value, vo, vl);
+        addOffsets(n, n + nl, v, v + vl);
+    }
+
+    private void addOffsets(int ns, int ne, int vs, int ve) {
+        int f = fieldCount * 4;
+        if (f == fields.length) {
+            fields = Arrays.copyOf(fields, fields.length * 2);
+        }
+        fields[f] = ns;
+        fields[f + 1] = ne;
+        fields[f + 2] = vs;
+        fields[f + 3] = ve;
+        fieldCount++;
+    }
+
+    /** Copies {@code a[off..off+n)} into the head; returns where it starts. */
+    private int put(byte[] a, int off, int n) {
+        if (len + n > head.length) {
+            head = Arrays.copyOf(head, Math.max(len + n, head.length * 2));
+        }
+        System.arraycopy(a, off, head, len, n);
+        int start = len;
+        len += n;
+        return start;
+    }
+
+    private boolean contentLength(byte[] v, int off, int n) {
+        long value = 0;
+        if (n == 0 || n > 18) {
+            malformed = "invalid content-length";
+            return false;
+        }
+        for (int i = off; i < off + n; i++) {
+            if (v[i] < '0' || v[i] > '9') {
+                malformed = "invalid content-length";
+                return false;
+            }
+            value = value * 10 + (v[i] - '0');
+        }
+        if (contentLength >= 0 && contentLength != value) {
+            malformed = "conflicting content-length";
+            return false;
+        }
+        contentLength = value;
+        return true;
+    }
+
+    private static boolean validName(byte[] a, int off, int n) {
+        if (n == 0) {
+            return false;
+        }
+        for (int i = off; i < off + n; i++) {
+            byte c = a[i];
+            if (c >= 'A' && c <= 'Z' || !Ascii.isTchar(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean validValue(byte[] a, int off, int n) {
+        if (n > 0 && (isSpace(a[off]) || isSpace(a[off + n - 1]))) {
+            return false;
+        }
+        for (int i = off; i < off + n; i++) {
+            if (!Ascii.isFieldChar(a[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t';
+    }
+
+    private static boolean connectionSpecific(byte[] name, int no, int nl, byte[] value, int vo, int vl) {
+        return switch (nl) {
+            case 2 -> same(name, no, "te") && !(vl == 8 && Ascii.equalsIgnoreCase(value, vo, vl, "trailers"));
+            case 7 -> same(name, no, "upgrade");
+            case 10 -> same(name, no, "connection") || same(name, no, "keep-alive");
+            case 16 -> same(name, no, "proxy-connection");
+            case 17 -> same(name, no, "transfer-encoding");
+            default -> false;
+        };
+    }
+
+    private static boolean allTchar(byte[] a, int off, int n) {
+        for (int i = off; i < off + n; i++) {
+            if (!Ascii.isTchar(a[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** An origin-form path ({@code /...}) or {@code *}, of visible ASCII. */
+    private static boolean validPath(byte[] a, int off, int n) {
+        if (a[off] != '/' && !(n == 1 && a[off] == '*')) {
+            return false;
+        }
+        for (int i = off; i < off + n; i++) {
+            if (!Ascii.isTargetChar(a[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean validAuthority(byte[] a, int off, int n) {
+        for (int i = off; i < off + n; i++) {
+            if (!Ascii.isHostChar(a[i])) { // no userinfo (8.3.1)
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean same(byte[] a, int off, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (a[off + i] != s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,318 @@
+package dev.brisk.http2;
+
+import static dev.brisk.http2.H2Conn.CONTINUATION;
+import static dev.brisk.http2.H2Conn.DATA;
+import static dev.brisk.http2.H2Conn.GOAWAY;
+import static dev.brisk.http2.H2Conn.HEADERS;
+import static dev.brisk.http2.H2Conn.PING;
+import static dev.brisk.http2.H2Conn.RST_STREAM;
+import static dev.brisk.http2.H2Conn.SETTINGS;
+import static dev.brisk.http2.H2Conn.on;
+import static dev.brisk.http2.H2Conn.type;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.Brisk;
+import dev.brisk.BriskConfig;
+import dev.brisk.testing.Engine;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Issue 17: the protections HTTP/2 needs against the field's known attacks, each on the wire with a
+ * raw client ({@link H2Conn}): rapid reset (CVE-2023-44487), CONTINUATION floods, HPACK bombs,
+ * SETTINGS and PING floods, zero-window stalls; and the limits a client meets on the way: concurrent
+ * streams, body size, body and header timeouts, idle connections. Each case also checks that the
+ * server goes on serving.
+ */
+@ParameterizedClass
+@EnumSource(Engine.class)
+class Http2ProtectionsTest {
+    private static final Duration QUICK = Duration.ofMillis(400);
+
+    @Parameter
+    Engine engine;
+
+    private Brisk app;
+    private final AtomicInteger slowStarted = new AtomicInteger();
+
+    @AfterEach
+    void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    private Brisk start(Consumer<BriskConfig> options) {
+        app = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            options.accept(cfg);
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+            cfg.get("/big", ctx -> ctx.bytes(new byte[300_000]));
+            cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+            cfg.get("/slow", ctx -> {
+                slowStarted.incrementAndGet();
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    return; // the server is closing (after the rapid-reset test): nobody waits for this answer
+                }
+                ctx.text("slow");
+            });
+        }).start();
+        return app;
+    }
+
+    /** The server still answers a new connection. */
+    private void stillServes() throws Exception {
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/hello");
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+        }
+    }
+
+    private static void assertGoAway(H2Conn c, int code) throws Exception {
+        H2Conn.Frame g = c.await(type(GOAWAY));
+        assertThat(g.errorCode()).as("GOAWAY's code").isEqualTo(code);
+        assertThat(c.closedWithin(Duration.ofSeconds(5))).as("closed after the GOAWAY").isTrue();
+    }
+
+    @Test
+    void rapidResetEndsTheConnection() throws Exception {
+        // streams reset while their handlers run: each frees a slot the client fills again at once
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO,
+                "on the blocking engine a connection's handlers run one at a time on its thread: a reset "
+                        + "never finds a handler running, and costs what a request costs");
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            byte[] get = H2Conn.request("GET", "/slow");
+            for (int i = 0; i < 260; i++) {
+                int stream = 1 + 2 * i;
+                burst.writeBytes(H2Conn.encode(HEADERS, H2Conn.END_HEADERS | H2Conn.END_STREAM, stream, get));
+                burst.writeBytes(H2Conn.encode(RST_STREAM, 0, stream, new byte[] {0, 0, 0, 8}));
+            }
+            c.raw(burst.toByteArray());
+            assertGoAway(c, H2Conn.ENHANCE_YOUR_CALM);
+        }
+        assertThat(slowStarted.get()).as("handlers started before the cap").isLessThanOrEqualTo(260);
+        stillServes();
+    }
+
+    @Test
+    void aContinuationFloodIsBoundedByTheHeaderListSize() throws Exception {
+        start(cfg -> cfg.options().h2MaxHeaderListSize(4096));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.frame(HEADERS, 0, 1, H2Conn.request("GET", "/hello"));
+            byte[] junk = new byte[1000];
+            java.util.Arrays.fill(junk, (byte) 0x82); // indexed :method GET, over and over
+            for (int i = 0; i < 20; i++) {
+                c.frame(CONTINUATION, 0, 1, junk);
+            }
+            assertGoAway(c, H2Conn.ENHANCE_YOUR_CALM);
+        }
+        stillServes();
+    }
+
+    @Test
+    void emptyContinuationsAreAFlood() throws Exception {
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            burst.writeBytes(H2Conn.encode(HEADERS, 0, 1, H2Conn.request("GET", "/hello")));
+            for (int i = 0; i < 1_100; i++) {
+                burst.writeBytes(H2Conn.encode(CONTINUATION, 0, 1, new byte[0]));
+            }
+            c.raw(burst.toByteArray());
+            assertGoAway(c, H2Conn.ENHANCE_YOUR_CALM);
+        }
+    }
+
+    @Test
+    void aHeaderBlockLeftOpenEndsWithTheHeaderTimeout() throws Exception {
+        start(cfg -> cfg.options().headerReadTimeout(QUICK));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.frame(HEADERS, 0, 1, H2Conn.request("GET", "/hello"));
+            assertGoAway(c, H2Conn.PROTOCOL_ERROR);
+        }
+    }
+
+    @Test
+    void anHpackBombIsAnswered431AndTheConnectionGoesOn() throws Exception {
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream first = new ByteArrayOutputStream();
+            first.writeBytes(H2Conn.request("GET", "/hello"));
+            H2Conn.indexed(first, "x-pad", "a".repeat(4000)); // now at dynamic index 62
+            c.headers(1, true, first.toByteArray());
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            ByteArrayOutputStream bomb = new ByteArrayOutputStream();
+            bomb.writeBytes(H2Conn.request("GET", "/hello"));
+            for (int i = 0; i < 200; i++) {
+                bomb.write(0x80 | 62); // 200 bytes that decode to 800 KB
+            }
+            c.headers(3, true, bomb.toByteArray());
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(431);
+            c.get(5, "/hello");
+            assertThat(c.await(on(HEADERS, 5)).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aTableSizeAboveTheSettingIsACompressionError() throws Exception {
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            H2Conn.integer(b, 0x20, 5, 1 << 20); // a dynamic table of 1 MiB, above our 4096
+            b.writeBytes(H2Conn.request("GET", "/hello"));
+            c.headers(1, true, b.toByteArray());
+            assertGoAway(c, H2Conn.COMPRESSION_ERROR);
+        }
+    }
+
+    @Test
+    void settingsAndPingFloodsEndTheConnection() throws Exception {
+        start(cfg -> { });
+        for (int type : new int[] {SETTINGS, PING}) {
+            try (H2Conn c = new H2Conn(app.port())) {
+                ByteArrayOutputStream burst = new ByteArrayOutputStream();
+                for (int i = 0; i < 1_100; i++) {
+                    burst.writeBytes(H2Conn.encode(type, 0, 0, new byte[type == PING ? 8 : 0]));
+                }
+                c.raw(burst.toByteArray());
+                assertGoAway(c, H2Conn.ENHANCE_YOUR_CALM);
+            }
+        }
+        stillServes();
+    }
+
+    @Test
+    void aStreamWindowKeptShutIsResetAfterTheWriteTimeout() throws Exception {
+        start(cfg -> cfg.options().writeTimeout(QUICK));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(4, 0); // SETTINGS_INITIAL_WINDOW_SIZE = 0: no DATA may come
+            c.get(1, "/big");
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            long t0 = System.nanoTime();
+            H2Conn.Frame rst = c.await(f -> f.type() == RST_STREAM || f.type() == DATA);
+            assertThat(rst.type()).isEqualTo(RST_STREAM);
+            assertThat(rst.errorCode()).isEqualTo(H2Conn.CANCEL);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(QUICK.minusMillis(150));
+            c.ping(7);
+            assertThat(c.await(type(PING)).has(H2Conn.ACK)).as("the connection goes on").isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionWindowKeptShutResetsTheStreamsWaitingForIt() throws Exception {
+        start(cfg -> cfg.options().writeTimeout(QUICK));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(4, 1 << 20); // streams may take 1 MiB, the connection only its first 65535 bytes
+            c.get(1, "/big");
+            int got = 0;
+            H2Conn.Frame f;
+            while ((f = c.await(g -> g.type() == DATA || g.type() == RST_STREAM)).type() == DATA) {
+                got += f.payload().length;
+            }
+            assertThat(got).isEqualTo(65_535);
+            assertThat(f.errorCode()).isEqualTo(H2Conn.CANCEL);
+        }
+        assertThat(app.metrics().connectionsTimedOut()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void streamsOverTheLimitAreRefused() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        start(cfg -> cfg.options().h2MaxConcurrentStreams(2));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/slow");
+            c.get(3, "/slow");
+            c.get(5, "/slow");
+            H2Conn.Frame refused = c.await(on(RST_STREAM, 5));
+            assertThat(refused.errorCode()).isEqualTo(H2Conn.REFUSED_STREAM);
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+        }
+    }
+
+    private boolean cfgIsNio() {
+        return engine == Engine.NIO;
+    }
+
+    @Test
+    void bodiesOverTheLimitAre413() throws Exception {
+        start(cfg -> cfg.options().maxBodySize(1000));
+        try (H2Conn c = new H2Conn(app.port())) {
+            // declared: refused before any byte of it
+            c.headers(1, false, H2Conn.request("POST", "/echo", "content-length", "5000"));
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(413);
+            assertThat(c.await(on(RST_STREAM, 1)).errorCode()).as("stop sending").isEqualTo(H2Conn.NO_ERROR);
+            // undeclared: refused when it grows past the limit
+            c.headers(3, false, H2Conn.request("POST", "/echo"));
+            c.data(3, false, new byte[600]);
+            c.data(3, false, new byte[600]);
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(413);
+            c.data(3, true, new byte[600]); // on its way before the client saw the answer: dropped
+            c.get(5, "/hello");
+            assertThat(c.await(on(HEADERS, 5)).status()).isEqualTo(200);
+            // and a body within the limit is echoed
+            c.headers(7, false, H2Conn.request("POST", "/echo", "content-length", "5"));
+            c.data(7, true, "12345".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.await(on(HEADERS, 7)).status()).isEqualTo(200);
+            assertThat(new String(c.await(on(DATA, 7)).payload(), StandardCharsets.US_ASCII)).isEqualTo("12345");
+        }
+    }
+
+    @Test
+    void aBodyThatStopsComingIs408() throws Exception {
+        start(cfg -> cfg.options().bodyReadTimeout(QUICK));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, false, H2Conn.request("POST", "/echo"));
+            c.data(1, false, new byte[10]);
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(408);
+            assertThat(c.await(on(RST_STREAM, 1)).errorCode()).isEqualTo(H2Conn.NO_ERROR);
+        }
+    }
+
+    @Test
+    void anIdleConnectionIsClosedWithGoAway() throws Exception {
+        start(cfg -> cfg.options().idleTimeout(QUICK));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/hello");
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            H2Conn.Frame g = c.await(Duration.ofSeconds(5), type(GOAWAY));
+            assertThat(g.errorCode()).isEqualTo(H2Conn.NO_ERROR);
+            assertThat(g.lastStream()).isEqualTo(1);
+            assertThat(c.closedWithin(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void aClientThatStopsReadingIsClosedAfterTheWriteTimeout() throws Exception {
+        start(cfg -> cfg.options().writeTimeout(QUICK).h2InitialWindowSize(1 << 20));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(4, 1 << 30);
+            c.windowUpdate(0, (1 << 30) - 65_535);
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 40; i++) {
+                c.get(1 + 2 * i, "/big"); // 12 MB asked for, none read
+            }
+            long deadline = t0 + Duration.ofSeconds(10).toNanos();
+            while (app.metrics().connectionsTimedOut() == 0 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(20);
+            }
+            assertThat(app.metrics().connectionsTimedOut()).as("closed for not reading").isEqualTo(1);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(QUICK);
+            assertThat(app.connectionCount()).isZero();
+        }
+        stillServes();
+    }
+}
