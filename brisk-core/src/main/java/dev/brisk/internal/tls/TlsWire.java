@@ -63,6 +63,8 @@ public final class TlsWire implements Wire, Protocol {
     private boolean inputEnded;
     private boolean closed;
     private boolean tls12;
+    /** {@link #shutdownOutput} waits for {@code netOut} to be flushed. */
+    private boolean shutdownAfterFlush;
     private long stalledSince;
     private long consumed; // plaintext handed up, to tell whether the protocol above took any
     private TlsInfo info;
@@ -293,8 +295,13 @@ public final class TlsWire implements Wire, Protocol {
     public void shutdownOutput() throws IOException {
         engine.closeOutbound();
         wrap(NOTHING, 1);
-        flush();
-        plain.shutdownOutput();
+        if (flush()) {
+            plain.shutdownOutput();
+        } else {
+            // records the socket has not taken yet (the last answer among them) go first: half-closing
+            // now would lose them; the flush that empties netOut half-closes
+            shutdownAfterFlush = true;
+        }
     }
 
     /** No: file bytes must be encrypted, so they come through {@link #write} in pieces. */
@@ -649,6 +656,10 @@ public final class TlsWire implements Wire, Protocol {
         stalledSince = 0;
         TlsBuffers.give(pooled, netOut);
         netOut = null;
+        if (shutdownAfterFlush) {
+            shutdownAfterFlush = false;
+            plain.shutdownOutput();
+        }
         return true;
     }
 
