@@ -22,12 +22,19 @@ public final class App {
     private final Dispatcher dispatcher;
     private final FastRoutes fastRoutes;
     private final Readiness readiness;
+    private final RequestServices services;
 
-    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness) {
+    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, RequestServices services) {
         this.routing = routing;
         this.dispatcher = dispatcher;
         this.fastRoutes = fastRoutes;
         this.readiness = readiness;
+        this.services = services;
+    }
+
+    /** Where stored multipart parts live: the server's body store; set by the server before it starts. */
+    public void bodies(dev.brisk.internal.body.BodyStore store) {
+        services.bodies(store);
     }
 
     /** Whether the app wants traffic; graceful shutdown turns it off first. */
