@@ -64,7 +64,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private final long bodyNanos;
     private final int blockCap;
     private final int connWindowTarget;
-    private final long maxBody;
 
     private int state = PREFACE;
     private ByteBuffer in; // write mode: unread bytes from inStart to position
@@ -114,7 +113,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         this.idleNanos = shared.options.idleTimeout().toNanos();
         this.headerNanos = shared.options.headerReadTimeout().toNanos();
         this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
-        this.maxBody = shared.options.maxBodySize();
         this.blockCap = 2 * h2.maxHeaderListSize();
         this.connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
         this.reader = new FrameReader(this, h2.maxFrameSize());
@@ -551,8 +549,9 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         }
         s.exchange = fields.exchange(s);
         shared.app.route(s.exchange);
-        if (s.contentLength > maxBody) {
-            refuse(s, 413, "Request body is larger than " + maxBody + " bytes");
+        s.bodyLimit = shared.http1.bufferedBodyLimit(s.exchange);
+        if (s.contentLength > s.bodyLimit) {
+            refuse(s, 413, "Request body is larger than " + s.bodyLimit + " bytes");
             return;
         }
         if (s.remoteClosed) {
@@ -658,10 +657,10 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             if (s.body == null) {
                 // drawn from the server's body budget like an HTTP/1.1 body: held, or spooled past the threshold
                 dev.brisk.internal.body.BodyWriter w = new dev.brisk.internal.body.BodyWriter(shared.http1.bodies());
-                if (s.contentLength > maxBody) {
-                    throw new HttpParseException(413, "Request body is larger than " + maxBody + " bytes");
+                if (s.contentLength > s.bodyLimit) {
+                    throw new HttpParseException(413, "Request body is larger than " + s.bodyLimit + " bytes");
                 }
-                if (w.begin(s.contentLength, maxBody) != null) {
+                if (w.begin(s.contentLength, s.bodyLimit) != null) {
                     refuse(s, 503, "Service Unavailable: no request-body memory free, retry shortly");
                     return;
                 }

@@ -50,6 +50,8 @@ final class Http2Stream implements ExchangeOwner {
     /** The body handed to the exchange: the connection's hold, let go when the stream closes. */
     dev.brisk.internal.web.RequestBody handed;
     long contentLength = -1;
+    /** The most body bytes this request may carry: its route's limit, else {@code max-body-size}. */
+    long bodyLimit;
     long received;
     /** Bytes the client may still send on this stream before a WINDOW_UPDATE. */
     int recvWindow;
