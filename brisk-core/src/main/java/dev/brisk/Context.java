@@ -276,6 +276,8 @@ public interface Context {
      * @throws HttpException 415 when the body is not a form; 400 when it is malformed (a {@code %} not
      *     followed by two hex digits, bytes not valid in the charset, a broken multipart body); 413 past
      *     the route's body limit or the {@code form-*} limits; 503 when the body budgets cannot take it
+     * @throws IllegalStateException for a urlencoded body on a route that {@link Route#streamBody()
+     *     streams} its body, as {@link #body()} (a multipart body's fields are read there as well)
      */
     String formParam(String name);
 
