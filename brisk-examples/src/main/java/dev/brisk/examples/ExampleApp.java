@@ -33,6 +33,8 @@ import java.util.OptionalInt;
  *   <li>{@code GET /api/hello} {@code {"message":"Hello, World!"}} behind {@link #API_CORS}: pages from
  *       {@code https://example.com} may read it (its preflights are answered too); other origins get
  *       no CORS headers, and their preflights a 403.</li>
+ *   <li>{@code GET /chat} a browser page with a WebSocket chat room ({@code /ws/chat}), a counter fed by
+ *       Server-Sent Events ({@code /sse/ticks}) and a WebSocket echo ({@code /ws/echo}): {@link RealtimeRoutes}</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -81,6 +83,7 @@ public final class ExampleApp {
             api.use(API_CORS);
             api.get("/hello", ctx -> ctx.json(Map.of("message", "Hello, World!")));
         });
+        RealtimeRoutes.routes(cfg);
     }
 
     private static void sleep(Context ctx) {
@@ -156,6 +159,8 @@ public final class ExampleApp {
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
         System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
+        System.out.println("  open " + base + "/chat in two browser windows (WebSocket chat, SSE counter)");
+        System.out.println("  curl -N '" + base + "/sse/ticks?every=500'");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }
