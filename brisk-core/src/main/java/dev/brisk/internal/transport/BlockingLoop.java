@@ -54,6 +54,10 @@ final class BlockingLoop implements Wire, Runnable {
     private final ReentrantLock turn = new ReentrantLock();
     /** The protocol reads while other threads post it work (see {@link #duplex}). */
     private volatile boolean duplex;
+    /** This thread waits in a read with the turn let go: a deadline moved meanwhile is the watchdog's. */
+    private volatile boolean duplexRead;
+    /** A timer check posted by the watchdog has not run yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean timerPosted = new java.util.concurrent.atomic.AtomicBoolean();
     private final InputStream input;
     private final ProtocolFactory opening;
     private Protocol protocol;
@@ -309,6 +313,7 @@ final class BlockingLoop implements Wire, Runnable {
         // a duplex protocol lets other threads have the turn while this one waits for the peer
         boolean yielded = duplex && Thread.currentThread() == thread && turn.getHoldCount() == 1;
         if (yielded) {
+            duplexRead = true;
             turn.unlock();
             if (!tasks.isEmpty()) {
                 runElsewhere(); // posted while this thread held the turn, after it last ran its tasks
@@ -322,6 +327,7 @@ final class BlockingLoop implements Wire, Runnable {
             inRead = false;
             if (yielded) {
                 turn.lock();
+                duplexRead = false;
             }
         }
         if (yielded && closed) {
@@ -407,10 +413,21 @@ final class BlockingLoop implements Wire, Runnable {
 
     /**
      * Ends a read that is still blocked past the protocol's deadline (the input is shut: the read sees
-     * an end, which {@link #read} reports as "nothing yet", and the loop calls the protocol's timer).
-     * Watchdog thread.
+     * an end, which {@link #read} reports as "nothing yet", and the loop calls the protocol's timer). A
+     * duplex read is timed, but to the deadline it began with: one that passed since (moved earlier by
+     * another thread) gets the protocol's timer run with the turn, on another thread. Watchdog thread.
      */
     void checkRead(long now) {
+        if (duplexRead && hasDeadline && now - deadline > 0 && timerPosted.compareAndSet(false, true)) {
+            // a deadline another thread set while this one waits in a read timed to the old one (a
+            // WebSocket's close timeout, say): the protocol's timer runs with the turn, on another thread
+            execute(() -> {
+                timerPosted.set(false);
+                if (!protocol.isClosed()) {
+                    protocol.onTimer(System.nanoTime());
+                }
+            });
+        }
         // only idle reads are untimed (inRead): ending one closes the connection, which is all its timeout does
         if (inRead && hasDeadline && now - deadline > 0 && !deadlineHit) {
             deadlineHit = true;

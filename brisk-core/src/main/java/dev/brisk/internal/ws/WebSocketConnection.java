@@ -47,6 +47,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private static final int PAUSE_AT = 16;
     private static final int RESUME_AT = 4;
     private static final byte[] EMPTY = new byte[0];
+    private static final String SLOW = "outbound limit exceeded: the receiver is too slow";
 
     private final Wire wire;
     private final WebSockets ws;
@@ -63,13 +64,18 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private volatile int state = OPEN;
     /** Bytes read and not yet taken (write mode), or null. */
     private ByteBuffer in;
-    /** Inside {@link #onReadable}: sends made meanwhile (by inline handlers) are written once, at its end. */
+    /**
+     * Taking frames just read: sends made meanwhile (by inline handlers) are written once, after. Not
+     * while waiting in a read: another thread with a blocking loop's turn then writes at once.
+     */
     private boolean reading;
     private boolean dirty;
     private boolean paused;
     private boolean outputShut;
     private final AtomicBoolean flushPosted = new AtomicBoolean();
     private final AtomicInteger waiting = new AtomicInteger();
+    /** A send went past the outbound limits: the session ends with 1008 (set by the sender, any thread). */
+    private final AtomicBoolean tooSlow = new AtomicBoolean();
     private final Runnable flushTask = () -> {
         flushPosted.set(false);
         flushNow();
@@ -154,37 +160,40 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         if (state == CLOSED) {
             return;
         }
-        reading = true;
-        try {
-            for (int round = 0; round < 8 && state != CLOSED && !paused; round++) {
-                if (in == null) {
-                    in = wire.inPool().acquire();
-                }
-                int n;
-                try {
-                    n = wire.read(in);
-                } catch (IOException e) {
-                    ended("connection lost: " + e.getMessage());
-                    return;
-                }
-                if (n < 0) {
-                    ended("connection closed without a close frame");
-                    return;
-                }
-                if (n == 0) {
-                    break;
-                }
-                wire.counters().bytesIn(n);
-                lastHeard = wire.clock();
-                in.flip();
-                take(in);
-                in.compact();
-                if (wire.blocking()) {
-                    break; // one read per turn: the loop reads again, with the deadline in mind
-                }
+        for (int round = 0; round < 8 && state != CLOSED && !paused; round++) {
+            if (in == null) {
+                in = wire.inPool().acquire();
             }
-        } finally {
-            reading = false;
+            int n;
+            try {
+                n = wire.read(in); // on a blocking loop another thread may have the turn meanwhile
+            } catch (IOException e) {
+                ended("connection lost: " + e.getMessage());
+                return;
+            }
+            if (n < 0) {
+                ended("connection closed without a close frame");
+                return;
+            }
+            if (n == 0) {
+                break;
+            }
+            wire.counters().bytesIn(n);
+            lastHeard = wire.clock();
+            in.flip();
+            reading = true;
+            try {
+                take(in);
+            } finally {
+                reading = false;
+            }
+            if (in == null) {
+                return; // closed meanwhile (by a handler, or the protocol)
+            }
+            in.compact();
+            if (wire.blocking()) {
+                break; // one read per turn: the loop reads again, with the deadline in mind
+            }
         }
         afterEvent();
     }
@@ -291,7 +300,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             try {
                 in.flip();
                 take(in);
-                in.compact();
+                if (in != null) {
+                    in.compact();
+                }
             } finally {
                 reading = false;
             }
@@ -384,13 +395,24 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         }
     }
 
+    /**
+     * A send went past the outbound limits: counted at once, and the session closed with 1008 on the loop.
+     * On a blocking engine the loop may be in a write the peer does not take; then the write timeout ends
+     * it, and the session still reports 1008. Any thread.
+     */
+    private void tooSlowReceiver() {
+        if (tooSlow.compareAndSet(false, true)) {
+            ws.stats().slowReceivers.increment();
+            onLoop(this::slowReceiver);
+        }
+    }
+
     private void slowReceiver() {
         if (state != OPEN) {
             return;
         }
-        ws.stats().slowReceivers.increment();
         outbound.dropUnstarted();
-        initiate(CloseCodes.POLICY, "outbound limit exceeded: the receiver is too slow");
+        initiate(CloseCodes.POLICY, SLOW);
     }
 
     /** The connection ended without a closing handshake (or before it finished). */
@@ -401,6 +423,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     /** Remembers what ended the session: the first decisive event wins. */
     private void end(int code, String reason) {
+        if (!endSet && tooSlow.get()) {
+            code = CloseCodes.POLICY; // decided when the send was refused, before the loop could act on it
+            reason = SLOW;
+        }
         if (!endSet) {
             endSet = true;
             endCode = code;
@@ -485,7 +511,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         } else if (r == Outbound.LIMIT) {
             f.completeExceptionally(new ClientDisconnectedException(
                     "WebSocket session closed: more unsent bytes than ws-outbound-limit allows"));
-            onLoop(this::slowReceiver);
+            tooSlowReceiver();
         } else {
             f.completeExceptionally(new ClientDisconnectedException("WebSocket session is closed"));
         }
@@ -495,7 +521,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     /** A ping or a pong. Loop thread. */
     private void sendControl(int opcode, byte[] payload) {
         if (outbound.offer(Frames.frame(opcode, false, payload, 0, payload.length), null, false) == Outbound.LIMIT) {
-            slowReceiver(); // a client that sends pings and reads no pongs is a slow receiver too
+            tooSlowReceiver(); // a client that sends pings and reads no pongs is a slow receiver too
             return;
         }
         requestFlush();
