@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * INFORMATIONAL — none FAILED, none UNIMPLEMENTED.
  *
  * <p>{@code wstest} is a Python 2.7 program: {@code .ci/run} installs it (PyPI {@code autobahntestsuite}
- * in a virtualenv); the test looks for it in {@code BRISK_WSTEST}, then {@code .ci/wstest/bin/wstest},
- * then the PATH. Without it this test is skipped, unless {@code BRISK_REQUIRE_WSTEST=1}. The full suite
+ * in a virtualenv under {@code ~/.cache/brisk/wstest}) and sets {@code BRISK_WSTEST}; the test looks
+ * there, then on the PATH. Without it this test is skipped, unless {@code BRISK_REQUIRE_WSTEST=1}. The full suite
  * takes long (its compression cases 12 and 13 most: Python compresses slowly), so it runs only with
  * {@code BRISK_AUTOBAHN=1}; {@code BRISK_AUTOBAHN_CASES} and {@code BRISK_AUTOBAHN_EXCLUDE} narrow it
  * (comma-separated case patterns such as {@code 12.*}). The default run has
@@ -43,11 +43,9 @@ class AutobahnTest {
         if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
             return Path.of(env);
         }
-        for (Path p : new Path[] {Path.of("../.ci/wstest/bin/wstest"), Path.of(".ci/wstest/bin/wstest"),
-                Path.of("/opt/wstest/bin/wstest")}) {
-            if (Files.isExecutable(p)) {
-                return p.toAbsolutePath();
-            }
+        Path cached = Path.of(System.getProperty("user.home"), ".cache", "brisk", "wstest", "bin", "wstest");
+        if (Files.isExecutable(cached)) {
+            return cached;
         }
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path p = Path.of(dir, "wstest");
