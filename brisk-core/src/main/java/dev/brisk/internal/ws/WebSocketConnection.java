@@ -1,13 +1,11 @@
 package dev.brisk.internal.ws;
 
-import dev.brisk.ClientDisconnectedException;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Wire;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -54,36 +52,20 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private final WebSocketSpec spec;
     private final Session session;
     private final Inbound inbound;
-    private final Outbound outbound;
-    private final MessageDeflater deflater;
+    private final Sender sender;
     private final HandlerQueue handlers;
     private final long idleNanos;
     private final long pingNanos;
     private final long closeNanos;
-    private final long writeNanos;
     private volatile int state = OPEN;
     /** Bytes read and not yet taken (write mode), or null. */
     private ByteBuffer in;
-    /**
-     * Taking frames just read: sends made meanwhile (by inline handlers) are written once, after. Not
-     * while waiting in a read: another thread with a blocking loop's turn then writes at once.
-     */
-    private boolean reading;
-    private boolean dirty;
     private boolean paused;
     private boolean outputShut;
-    private final AtomicBoolean flushPosted = new AtomicBoolean();
     private final AtomicInteger waiting = new AtomicInteger();
-    /** A send went past the outbound limits: the session ends with 1008 (set by the sender, any thread). */
-    private final AtomicBoolean tooSlow = new AtomicBoolean();
-    private final Runnable flushTask = () -> {
-        flushPosted.set(false);
-        flushNow();
-    };
     private long lastHeard;
     private long lastPing;
     private long closeDeadline;
-    private long stalledSince;
     private int endCode = CloseCodes.ABNORMAL;
     private String endReason = "";
     private boolean endSet;
@@ -99,12 +81,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         dev.brisk.WebSocketOptions o = ws.options();
         this.inbound = new Inbound(new FrameParser(o.maxFrameSize(), deflate != null),
                 deflate == null ? null : new MessageInflater(deflate), o.maxMessageSize(), ws.budget(), this);
-        this.outbound = new Outbound(o.outboundLimit(), ws.budget());
-        this.deflater = deflate == null ? null : new MessageDeflater(deflate, ws.deflaters());
+        this.sender = new Sender(wire, this, ws, deflate == null ? null : new MessageDeflater(deflate, ws.deflaters()));
         this.idleNanos = o.idleTimeout().toNanos();
         this.pingNanos = o.pingInterval().toNanos();
         this.closeNanos = o.closeTimeout().toNanos();
-        this.writeNanos = ws.writeTimeoutNanos();
     }
 
     /**
@@ -139,15 +119,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             });
         }
         if (buffered.hasRemaining() && state != CLOSED) {
-            reading = true;
-            try {
-                take(buffered);
-                if (buffered.hasRemaining()) {
-                    in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), buffered.remaining()));
-                    in.put(buffered);
-                }
-            } finally {
-                reading = false;
+            take(buffered);
+            if (buffered.hasRemaining() && state != CLOSED) {
+                in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), buffered.remaining()));
+                in.put(buffered);
             }
         }
         afterEvent();
@@ -181,12 +156,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             wire.counters().bytesIn(n);
             lastHeard = wire.clock();
             in.flip();
-            reading = true;
-            try {
-                take(in);
-            } finally {
-                reading = false;
-            }
+            take(in);
             if (in == null) {
                 return; // closed meanwhile (by a handler, or the protocol)
             }
@@ -205,31 +175,33 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             return;
         }
         lastHeard = wire.clock();
-        reading = true;
-        try {
-            ByteBuffer b = ByteBuffer.wrap(java.util.Arrays.copyOf(src, n));
-            take(b);
-            if (b.hasRemaining()) {
-                in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), b.remaining()));
-                in.put(b);
-            }
-        } finally {
-            reading = false;
+        ByteBuffer b = ByteBuffer.wrap(java.util.Arrays.copyOf(src, n));
+        take(b);
+        if (b.hasRemaining() && state != CLOSED) {
+            in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), b.remaining()));
+            in.put(b);
         }
         afterEvent();
     }
 
-    /** Takes frames from {@code b} (read mode): all of them while lingering, which drops them. */
+    /**
+     * Takes frames from {@code b} (read mode): all of them while lingering, which drops them. What inline
+     * handlers send meanwhile is written once, after (not while waiting in a read: another thread with
+     * a blocking loop's turn then writes at once).
+     */
     private void take(ByteBuffer b) {
         if (state == LINGER) {
             b.position(b.limit());
             return;
         }
+        sender.hold();
         try {
             inbound.process(b);
         } catch (ProtocolError e) {
             fail(e.code(), e.getMessage());
             b.position(b.limit());
+        } finally {
+            sender.release();
         }
     }
 
@@ -238,10 +210,6 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         if (in != null && in.position() == 0) {
             wire.inPool().release(in);
             in = null;
-        }
-        if (dirty) {
-            dirty = false;
-            flushNow();
         }
         if (state != CLOSED) {
             scheduleDeadline();
@@ -296,15 +264,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         paused = false;
         wire.readInterest(true);
         if (in != null && in.position() > 0) {
-            reading = true;
-            try {
-                in.flip();
-                take(in);
-                if (in != null) {
-                    in.compact();
-                }
-            } finally {
-                reading = false;
+            in.flip();
+            take(in);
+            if (in != null) {
+                in.compact();
             }
             afterEvent();
         }
@@ -315,7 +278,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         switch (opcode) {
             case FrameParser.PING -> {
                 if (state == OPEN) {
-                    sendControl(FrameParser.PONG, java.util.Arrays.copyOf(payload, len));
+                    sender.control(FrameParser.PONG, java.util.Arrays.copyOf(payload, len));
                 }
             }
             case FrameParser.PONG -> {
@@ -351,8 +314,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         state = LINGER;
         inbound.discardData();
         closeDeadline = wire.clock() + closeNanos;
-        outbound.offer(Frames.close(code, ""), null, true); // the reply echoes the code (none for none)
-        requestFlush();
+        sender.last(Frames.close(code, "")); // the reply echoes the code (none for none)
     }
 
     // ---- closing -------------------------------------------------------------------------------------
@@ -374,8 +336,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         state = CLOSE_SENT;
         inbound.discardData();
         closeDeadline = wire.clock() + closeNanos;
-        outbound.offer(Frames.close(code, reason), null, true);
-        requestFlush();
+        sender.last(Frames.close(code, reason));
         scheduleDeadline();
     }
 
@@ -383,27 +344,31 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private void fail(int code, String reason) {
         ws.stats().protocolErrors.increment();
         LOG.log(System.Logger.Level.DEBUG, () -> "WebSocket from " + session.remoteAddress() + " failed: " + code + " " + reason);
-        if (state == OPEN) {
-            end(code, reason);
-            outbound.offer(Frames.close(code, reason), null, true);
+        if (state != OPEN && state != CLOSE_SENT) {
+            return;
         }
-        if (state == OPEN || state == CLOSE_SENT) {
-            state = LINGER;
-            inbound.discardData();
-            closeDeadline = wire.clock() + closeNanos;
-            requestFlush();
+        boolean open = state == OPEN;
+        state = LINGER;
+        inbound.discardData();
+        closeDeadline = wire.clock() + closeNanos;
+        if (open) {
+            end(code, reason);
+            sender.last(Frames.close(code, reason));
+        } else {
+            sender.flush(); // our close is queued already: once it is out, the output is shut
         }
     }
 
     /**
-     * A send went past the outbound limits: counted at once, and the session closed with 1008 on the loop.
-     * On a blocking engine the loop may be in a write the peer does not take; then the write timeout ends
-     * it, and the session still reports 1008. Any thread.
+     * A send went past the outbound limits (counted by the sender): the session is closed with 1008, on
+     * the loop. On a blocking engine the loop may be in a write the peer does not take; then the write
+     * timeout ends it, and the session still reports 1008. Any thread, once.
      */
-    private void tooSlowReceiver() {
-        if (tooSlow.compareAndSet(false, true)) {
-            ws.stats().slowReceivers.increment();
-            onLoop(this::slowReceiver);
+    void tooSlowReceiver() {
+        if (wire.inLoop()) {
+            slowReceiver();
+        } else {
+            wire.execute(this::slowReceiver);
         }
     }
 
@@ -411,7 +376,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         if (state != OPEN) {
             return;
         }
-        outbound.dropUnstarted();
+        sender.dropUnstarted();
         initiate(CloseCodes.POLICY, SLOW);
     }
 
@@ -423,7 +388,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     /** Remembers what ended the session: the first decisive event wins. */
     private void end(int code, String reason) {
-        if (!endSet && tooSlow.get()) {
+        if (!endSet && sender.tooSlow()) {
             code = CloseCodes.POLICY; // decided when the send was refused, before the loop could act on it
             reason = SLOW;
         }
@@ -463,15 +428,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             in = null;
         }
         inbound.release();
-        outbound.close();
-        if (deflater != null) {
-            outbound.lock().lock(); // a sender may be compressing right now
-            try {
-                deflater.end();
-            } finally {
-                outbound.lock().unlock();
-            }
-        }
+        sender.close();
         wire.close();
         ws.stats().closed.increment();
         if (!closeReported) {
@@ -488,102 +445,29 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     /** Queues a data message and has it written. Any thread. */
     CompletableFuture<Void> send(int opcode, byte[] data, int off, int len) {
-        if (state != OPEN) {
-            return CompletableFuture.failedFuture(new ClientDisconnectedException("WebSocket session is closed"));
-        }
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        int r;
-        outbound.lock().lock();
-        try {
-            if (state == CLOSED) {
-                return CompletableFuture.failedFuture(new ClientDisconnectedException("WebSocket session is closed"));
-            }
-            byte[] z = deflater == null ? null : deflater.compress(data, off, len);
-            ByteBuffer frame = z == null ? Frames.frame(opcode, false, data, off, len)
-                    : Frames.frame(opcode, true, z, 0, z.length);
-            r = outbound.offer(frame, f, false);
-        } finally {
-            outbound.lock().unlock();
-        }
-        if (r == Outbound.OK) {
-            ws.stats().messagesOut.increment();
-            requestFlush();
-        } else if (r == Outbound.LIMIT) {
-            f.completeExceptionally(new ClientDisconnectedException(
-                    "WebSocket session closed: more unsent bytes than ws-outbound-limit allows"));
-            tooSlowReceiver();
-        } else {
-            f.completeExceptionally(new ClientDisconnectedException("WebSocket session is closed"));
-        }
-        return f;
+        return sender.message(opcode, data, off, len);
     }
 
-    /** A ping or a pong. Loop thread. */
-    private void sendControl(int opcode, byte[] payload) {
-        if (outbound.offer(Frames.frame(opcode, false, payload, 0, payload.length), null, false) == Outbound.LIMIT) {
-            tooSlowReceiver(); // a client that sends pings and reads no pongs is a slow receiver too
-            return;
-        }
-        requestFlush();
+    /** The write failed: the peer is gone. Loop thread. */
+    void writeFailed(IOException e) {
+        ended("connection lost while writing: " + e.getMessage());
     }
 
-    private void onLoop(Runnable task) {
-        if (wire.inLoop()) {
-            task.run();
-        } else {
-            wire.execute(task);
-        }
-    }
-
-    private void requestFlush() {
-        if (wire.inLoop()) {
-            if (reading) {
-                dirty = true; // written once the read event is done: one write for many answers
-            } else {
-                flushNow();
+    /** Everything queued is written: a lingering session shuts its output (FIN) and waits for the peer's end. */
+    void allWritten() {
+        if (state == LINGER && !outputShut) {
+            outputShut = true;
+            try {
+                wire.shutdownOutput();
+            } catch (IOException e) {
+                close();
             }
-        } else if (flushPosted.compareAndSet(false, true)) {
-            wire.execute(flushTask);
-        }
-    }
-
-    private void flushNow() {
-        if (state == CLOSED) {
-            return;
-        }
-        boolean all;
-        try {
-            long before = outbound.queued();
-            all = outbound.flush(wire);
-            if (!all && outbound.queued() != before) {
-                stalledSince = wire.clock(); // progress: the write timeout counts from here
-            }
-        } catch (IOException e) {
-            ended("connection lost while writing: " + e.getMessage());
-            return;
-        }
-        if (all) {
-            stalledSince = 0;
-            wire.writeInterest(false);
-            if (state == LINGER && !outputShut) {
-                outputShut = true; // the last frame is out: FIN, then wait for the peer's end
-                try {
-                    wire.shutdownOutput();
-                } catch (IOException e) {
-                    close();
-                }
-            }
-        } else {
-            if (stalledSince == 0) {
-                stalledSince = wire.clock();
-            }
-            wire.writeInterest(true);
         }
     }
 
     @Override
     public void onWritable() {
-        flushNow();
+        sender.flush();
         if (state != CLOSED) {
             scheduleDeadline();
         }
@@ -596,7 +480,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         if (state == CLOSED) {
             return;
         }
-        if (stalledSince != 0 && now - stalledSince > writeNanos) {
+        if (sender.stalled(now)) {
             wire.counters().timedOut(); // the peer took nothing for the whole write timeout
             ended("write timed out");
             return;
@@ -607,7 +491,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
                 initiate(CloseCodes.GOING_AWAY, "idle timeout");
             } else if (pingNanos > 0 && now - lastHeard >= pingNanos && now - lastPing >= pingNanos) {
                 lastPing = now;
-                sendControl(FrameParser.PING, EMPTY);
+                sender.control(FrameParser.PING, EMPTY);
             }
         } else if (now - closeDeadline > 0) {
             if (state == CLOSE_SENT) {
@@ -635,10 +519,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         } else {
             next = closeDeadline;
         }
-        if (stalledSince != 0 && stalledSince + writeNanos - next < 0) {
-            next = stalledSince + writeNanos;
-        }
-        wire.deadline(next);
+        wire.deadline(sender.stallDeadline(next));
     }
 
     // ---- what a transport asks ------------------------------------------------------------------------
@@ -650,7 +531,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     /** Bytes queued and not yet written. Any thread. */
     long bufferedAmount() {
-        return outbound.queued();
+        return sender.queued();
     }
 
     @Override
