@@ -126,4 +126,12 @@ public interface ServerMetrics {
 
     /** {@return WebSocket sessions closed because the peer sent nothing for {@code ws-idle-timeout}} */
     long webSocketIdleClosed();
+
+    /**
+     * Bytes of WebSocket messages the server holds now, all sessions together: being received, waiting
+     * for a handler, or waiting for a socket; bounded by {@code ws-memory} (a gauge).
+     *
+     * @return the bytes held now
+     */
+    long webSocketBufferedBytes();
 }

@@ -42,6 +42,7 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.websocket.sessions.opened [brisk_websocket_sessions_opened_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.websocket.sessions.active [brisk_websocket_sessions_active]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.websocket.messages [brisk_websocket_messages_total]</td><td>counter</td><td>direction in, out</td></tr>
+ * <tr><td>brisk.websocket.buffered.bytes [brisk_websocket_buffered_bytes]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.websocket.closed [brisk_websocket_closed_total]</td><td>counter</td><td>reason slow_receiver,
  *     protocol_error, idle</td></tr>
  * <tr><td>brisk.saturation.ratio [brisk_saturation_ratio]</td><td>gauge</td><td></td></tr>
@@ -137,6 +138,8 @@ public final class BriskMeterBinder implements MeterBinder {
                 m -> m.webSocketSessionsActive());
         counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
                 ServerMetrics::webSocketMessagesIn, Tags.of("direction", "in"));
+        gauge(registry, "brisk.websocket.buffered.bytes", "bytes of WebSocket messages held now (ws-memory bounds them)",
+                m -> m.webSocketBufferedBytes());
         counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
                 ServerMetrics::webSocketMessagesOut, Tags.of("direction", "out"));
         counter(registry, "brisk.websocket.closed", "WebSocket sessions closed by the server, by reason",

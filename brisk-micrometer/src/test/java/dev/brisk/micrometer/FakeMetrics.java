@@ -43,6 +43,7 @@ final class FakeMetrics implements ServerMetrics {
     @Override public long webSocketSlowReceiversClosed() { return 0; }
     @Override public long webSocketProtocolErrors() { return 0; }
     @Override public long webSocketIdleClosed() { return 0; }
+    @Override public long webSocketBufferedBytes() { return 0; }
 
     @Override
     public java.util.Map<String, long[]> requestsByRoute() {

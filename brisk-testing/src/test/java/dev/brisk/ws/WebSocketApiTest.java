@@ -232,6 +232,12 @@ class WebSocketApiTest {
                 assertThat(closedWith.get()).startsWith("1008 outbound limit exceeded");
                 assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
             }
+            // the queued frames it was refused for are dropped, their bytes given back to ws-memory
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (t.app().metrics().webSocketBufferedBytes() != 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(t.app().metrics().webSocketBufferedBytes()).isZero();
         }
     }
 

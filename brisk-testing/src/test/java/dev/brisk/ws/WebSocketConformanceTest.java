@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,19 @@ class WebSocketConformanceTest {
 
     @AfterEach
     void stop() {
-        server.close();
+        try {
+            // every session of the test has ended: whatever its messages held (failed mid-message, inflated,
+            // queued for a peer that left) is given back to ws-memory
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((server.app().metrics().webSocketBufferedBytes() != 0
+                    || server.app().metrics().webSocketSessionsActive() != 0) && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(server.app().metrics().webSocketSessionsActive()).as("sessions open after the test").isZero();
+            assertThat(server.app().metrics().webSocketBufferedBytes()).as("message bytes held after the test").isZero();
+        } finally {
+            server.close();
+        }
     }
 
     private RawWs open() throws IOException {

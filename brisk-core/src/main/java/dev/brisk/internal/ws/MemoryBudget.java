@@ -28,6 +28,11 @@ final class MemoryBudget {
         return true;
     }
 
+    /** Reserves {@code n} bytes even past the limit: a session's last frame, which is never refused. */
+    void force(long n) {
+        used.addAndGet(n);
+    }
+
     void release(long n) {
         used.addAndGet(-n);
     }

@@ -70,7 +70,9 @@ final class Outbound {
             if (!last && queued > 0 && queued + size > limit) {
                 return LIMIT;
             }
-            if (!budget.reserve(size) && !last) {
+            if (last) {
+                budget.force(size); // a close frame goes out whatever the limits (it is at most 125 bytes)
+            } else if (!budget.reserve(size)) {
                 return LIMIT;
             }
             if (last) {
