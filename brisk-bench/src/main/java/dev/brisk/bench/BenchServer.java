@@ -11,6 +11,8 @@ package dev.brisk.bench;
  *   <li>{@code POST /echo} → 200 with the request body and its {@code Content-Type}</li>
  *   <li>{@code POST /consume} → 204 after reading the whole body</li>
  *   <li>{@code GET /health} → 200 {@code text/plain} {@code OK} (a plain route; Brisk's is fast-static)</li>
+ *   <li>{@code /ws/echo} a WebSocket echo of each text and binary message (Brisk, Netty and Vert.x;
+ *       {@code bench/ws.sh} drives it with {@link WsLoad})</li>
  * </ul>
  *
  * Each implementation is the idiomatic, minimal way to write this with that server, with its default

@@ -45,6 +45,9 @@ public final class BriskServer implements BenchServer {
                 ctx.body();
                 ctx.status(204);
             });
+            cfg.ws("/ws/echo", ws -> ws
+                    .onText((s, text) -> s.sendText(text))
+                    .onBinary((s, data) -> s.sendBinary(data)));
         }).start();
     }
 

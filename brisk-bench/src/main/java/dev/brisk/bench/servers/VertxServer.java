@@ -59,7 +59,16 @@ public final class VertxServer implements BenchServer {
             router.get("/health").handler(ctx -> ctx.response()
                     .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
                     .end("OK"));
-            return vertx.createHttpServer().requestHandler(router).listen(port, "127.0.0.1");
+            return vertx.createHttpServer()
+                    .webSocketHandler(ws -> {
+                        if (!ws.path().equals("/ws/echo")) {
+                            ws.close((short) 1008);
+                            return;
+                        }
+                        ws.textMessageHandler(ws::writeTextMessage);
+                        ws.binaryMessageHandler(ws::writeBinaryMessage);
+                    })
+                    .requestHandler(router).listen(port, "127.0.0.1");
         }
     }
 
