@@ -295,6 +295,30 @@ class WebSocketApiTest {
     }
 
     @Test
+    void withContextTakeoverTheServerKeepsItsWindowAcrossMessages() throws Exception {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsCompressionContextTakeover(true);
+            cfg.ws("/z", w -> w.onText((s, x) -> s.sendText(x)));
+        })) {
+            try (RawWs c = RawWs.open(t.port(), "/z", "Sec-WebSocket-Extensions: permessage-deflate\r\n")) {
+                assertThat(c.header("Sec-WebSocket-Extensions")).isEqualTo("permessage-deflate");
+                String text = "the same sentence, again and again; ".repeat(8);
+                for (int i = 0; i < 3; i++) {
+                    c.text(text);
+                    RawWs.Frame f = c.readData(); // inflated with one window kept across messages, as the server's
+                    assertThat(f.text()).isEqualTo(text);
+                    assertThat(f.rsv1()).isTrue();
+                }
+                // the window is kept: a repeat of the last message is a back-reference of a few bytes
+                c.text(text);
+                RawWs.Frame raw = c.read();
+                assertThat(raw.rsv1()).isTrue();
+                assertThat(raw.payload().length).as("a repeated message refers back to the last one").isBetween(1, 19);
+            }
+        }
+    }
+
+    @Test
     void sendsOnAClosedSessionFailAndTheFutureSaysSo() throws Exception {
         AtomicReference<WebSocketSession> held = new AtomicReference<>();
         CountDownLatch closed = new CountDownLatch(1);
