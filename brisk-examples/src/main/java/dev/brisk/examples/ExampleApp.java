@@ -44,6 +44,8 @@ import java.util.OptionalInt;
  *       {@code app.js} with its precompressed {@code app.js.gz}, {@code data.json}, {@code index.html}):
  *       ranges, validators, {@code Cache-Control: public, max-age=60}, and gzip or deflate for text
  *       without a sibling ({@link Compression} on this mount only)</li>
+ *   <li>{@code GET /chat} a browser page with a WebSocket chat room ({@code /ws/chat}), a counter fed by
+ *       Server-Sent Events ({@code /sse/ticks}) and a WebSocket echo ({@code /ws/echo}): {@link RealtimeRoutes}</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -98,6 +100,7 @@ public final class ExampleApp {
         });
         cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
                 .use(Compression.defaults());
+        RealtimeRoutes.routes(cfg);
     }
 
     /** Reads the streamed body to its end, holding no more of it than one buffer. */
@@ -188,6 +191,8 @@ public final class ExampleApp {
         System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
         System.out.println("  curl -i --compressed " + base + "/static/app.js");
         System.out.println("  curl -r 0-99 " + base + "/static/big.bin | xxd | head -3");
+        System.out.println("  open " + base + "/chat in two browser windows (WebSocket chat, SSE counter)");
+        System.out.println("  curl -N '" + base + "/sse/ticks?every=500'");
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }

@@ -4,6 +4,7 @@ import dev.brisk.Dispatch;
 import dev.brisk.internal.ops.Readiness;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.FastRoutes;
+import dev.brisk.internal.ws.WebSockets;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -22,12 +23,19 @@ public final class App {
     private final Dispatcher dispatcher;
     private final FastRoutes fastRoutes;
     private final Readiness readiness;
+    private final WebSockets webSockets;
 
-    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness) {
+    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, WebSockets webSockets) {
         this.routing = routing;
         this.dispatcher = dispatcher;
         this.fastRoutes = fastRoutes;
         this.readiness = readiness;
+        this.webSockets = webSockets;
+    }
+
+    /** The app's WebSocket sessions: their limits, shared memory and counters. */
+    public WebSockets webSockets() {
+        return webSockets;
     }
 
     /** Whether the app wants traffic; graceful shutdown turns it off first. */
@@ -38,6 +46,7 @@ public final class App {
     /** The executors for {@link Dispatch#VIRTUAL_THREADS} and {@link Dispatch#WORKER_POOL}; set by the server at start. */
     public void executors(Executor virtualThreads, Executor workers) {
         dispatcher.executors(virtualThreads, workers);
+        webSockets.executors(virtualThreads, workers);
     }
 
     /** Every normal route (fast-static ones included as their GET fallbacks), for per-route metrics. */
