@@ -281,6 +281,8 @@ class Http2ClientsTest {
             HttpClient c = h2(key.trustingContext());
             send(c, HttpRequest.newBuilder(URI.create(https("/users/9"))).header("X-Request-Id", "req-9"));
             long responses = app.metrics().requests();
+            assertThat(app.metrics().requestsByProtocol()).containsEntry("h2", 1L).containsEntry("h2c", 0L)
+                    .containsEntry("http/1.1", 0L);
             app.close(); // the log is written out at close
             app = null;
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("method=GET route=/users/{id} path=/users/9 status=200")

@@ -233,14 +233,40 @@ class Http2ProtectionsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
         start(cfg -> cfg.options().h2MaxConcurrentStreams(2));
         try (H2Conn c = new H2Conn(app.port())) {
-            c.get(1, "/slow");
-            c.get(3, "/slow");
-            c.get(5, "/slow");
+            c.gets(1, "/slow", "/slow", "/slow");
             H2Conn.Frame refused = c.await(on(RST_STREAM, 5));
             assertThat(refused.errorCode()).isEqualTo(H2Conn.REFUSED_STREAM);
-            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
-            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+            assertThat(c.statuses(1, 3)).containsEntry(1, 200).containsEntry(3, 200);
         }
+    }
+
+    @Test
+    void theInFlightLimitShedsAndQueuesStreams() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(1)
+                .requestQueueTimeout(Duration.ofSeconds(5)));
+        try (H2Conn c = new H2Conn(app.port())) {
+            // /slow holds the one slot for 300 ms; the first /hello waits in the queue, then is served;
+            // the second finds the queue full: shed at once
+            c.gets(1, "/slow", "/hello", "/hello");
+            assertThat(c.statuses(1, 3, 5)).containsEntry(1, 200).containsEntry(3, 200).containsEntry(5, 503);
+        }
+        assertThat(app.metrics().shed()).containsEntry("concurrency-limit", 1L);
+        assertThat(app.metrics().inFlight()).isZero();
+        assertThat(app.metrics().requestsByProtocol()).containsEntry("h2c", 3L);
+    }
+
+    @Test
+    void aStreamQueuedTooLongIsShed() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(4)
+                .requestQueueTimeout(Duration.ofMillis(100)));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.gets(1, "/slow", "/hello");
+            assertThat(c.statuses(1, 3)).containsEntry(1, 200).containsEntry(3, 503);
+        }
+        assertThat(app.metrics().shed()).containsEntry("queue-timeout", 1L);
+        assertThat(app.metrics().queued()).isZero();
     }
 
     private boolean cfgIsNio() {

@@ -81,7 +81,7 @@ public final class Server implements TransportHost {
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
         this.http1 = new Http1Shared(options, app, accessLog, admission);
-        this.http2 = new Http2Shared(options, app, accessLog, http1);
+        this.http2 = new Http2Shared(options, app, accessLog, admission, http1);
         if (options.http2().priorKnowledge()) {
             http1.priorKnowledge(http2.priorKnowledge());
         }

@@ -5,6 +5,8 @@ import dev.brisk.TlsInfo;
 import dev.brisk.internal.http.BodyBuffer;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http1.LingeringClose;
+import dev.brisk.internal.ops.AdmissionControl;
+import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.Exchange;
@@ -62,6 +64,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private final long idleNanos;
     private final long headerNanos;
     private final long bodyNanos;
+    private final long queueNanos;
     private final int blockCap;
     private final int connWindowTarget;
     private final long maxBody;
@@ -114,6 +117,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         this.idleNanos = shared.options.idleTimeout().toNanos();
         this.headerNanos = shared.options.headerReadTimeout().toNanos();
         this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
+        this.queueNanos = shared.options.requestQueueTimeout().toNanos();
         this.maxBody = shared.options.maxBodySize();
         this.blockCap = 2 * h2.maxHeaderListSize();
         this.connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
@@ -556,7 +560,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             return;
         }
         if (s.remoteClosed) {
-            dispatch(s);
+            admit(s);
         }
     }
 
@@ -710,7 +714,49 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             resetStream(s, H2.PROTOCOL_ERROR, true);
             return;
         }
+        admit(s);
+    }
+
+    /**
+     * The in-flight limit, per stream as per HTTP/1.1 request: a slot now, a place in the queue (the
+     * grant dispatches it), or 503 at once. A route that is never shed skips it.
+     */
+    private void admit(Http2Stream s) {
+        AdmissionControl admission = shared.admission;
+        if (admission == null || s.exchange.neverShed()) {
+            dispatch(s);
+            return;
+        }
+        if (admission.tryAcquire()) {
+            s.admitted(admission);
+            dispatch(s);
+            return;
+        }
+        AdmissionControl.Ticket t = new AdmissionControl.Ticket(() -> execute(() -> granted(s)));
+        if (admission.enqueue(t)) {
+            s.ticket = t;
+            s.queuedAt = wire.clock();
+        } else {
+            shed(s, ServerStats.ShedReason.CONCURRENCY_LIMIT);
+        }
+    }
+
+    /** The queue passed a slot to {@code s} (on the loop). */
+    private void granted(Http2Stream s) {
+        s.ticket = null;
+        s.admitted(shared.admission);
+        if (s.closed || state != OPEN) {
+            s.releaseSlot(); // gone while the grant was on its way: pass it on
+            return;
+        }
+        inEvent = true;
         dispatch(s);
+        afterEvent();
+    }
+
+    private void shed(Http2Stream s, ServerStats.ShedReason reason) {
+        wire.counters().shed(reason);
+        sender.refusal(s, StreamRecorder.SHED, 503, "Service Unavailable: too many requests in flight, retry shortly");
     }
 
     private void dispatch(Http2Stream s) {
@@ -830,6 +876,10 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         streams.remove(s.id);
         s.body = null;
         sender.release(s);
+        if (s.ticket != null) {
+            s.ticket.abandon(shared.admission); // if a grant won the race, granted() passes the slot on
+            s.ticket = null;
+        }
         if (dataTarget == s) {
             dataTarget = null;
         }
@@ -937,6 +987,11 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
                 wire.counters().timedOut();
                 refuse(s, 408, "Request body read timeout");
+            } else if (s.ticket != null && now - s.queuedAt > queueNanos) {
+                if (s.ticket.abandon(shared.admission)) {
+                    s.ticket = null;
+                    shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
+                }
             } else if (s.blockedSince != 0 && now - s.blockedSince > writeNanos) {
                 wire.counters().timedOut(); // the client kept the stream's window shut for write-timeout
                 resetStream(s, H2.CANCEL, false);
