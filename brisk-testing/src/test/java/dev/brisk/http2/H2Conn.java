@@ -132,8 +132,15 @@ final class H2Conn implements AutoCloseable {
         raw(b.toByteArray());
     }
 
+    /** {@code data} as DATA frames of at most 16 KiB (the frame size every peer accepts). */
     void data(int stream, boolean endStream, byte[] data) throws IOException {
-        frame(DATA, endStream ? END_STREAM : 0, stream, data);
+        int off = 0;
+        do {
+            int n = Math.min(16_384, data.length - off);
+            boolean last = off + n == data.length;
+            frame(DATA, last && endStream ? END_STREAM : 0, stream, java.util.Arrays.copyOfRange(data, off, off + n));
+            off += n;
+        } while (off < data.length);
     }
 
     void rst(int stream, int code) throws IOException {
