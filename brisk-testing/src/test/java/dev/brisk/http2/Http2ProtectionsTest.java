@@ -298,43 +298,24 @@ class Http2ProtectionsTest {
     }
 
     @Test
-    void bodiesHeldForHandlersBoundWhatTheConnectionTakes() throws Exception {
-        // a connection holds the bodies of its streams not yet dispatched: within max-body-size, as one
-        // HTTP/1.1 connection would; past it, the connection's window is not given back until they are
-        start(cfg -> cfg.options().maxBodySize(100_000).h2InitialWindowSize(65_535));
+    void bodiesHeldForHandlersAreBoundedPerConnection() throws Exception {
+        // the streams of one connection hold at most 4 x max-body-size of bodies not yet dispatched: the
+        // stream that would go past it is answered 503 and reset, the others go on
+        start(cfg -> cfg.options().maxBodySize(40_000));
         try (H2Conn c = new H2Conn(app.port())) {
-            java.util.List<H2Conn.Frame> seen = new java.util.ArrayList<>();
-            barrier(c, seen, 0); // the server's preface, with its first WINDOW_UPDATE: out of the way
-            seen.clear();
-            for (int stream : new int[] {1, 3, 5}) {
+            for (int stream = 1; stream <= 9; stream += 2) { // five bodies of 35 KB: 175 KB > 160 KB
                 c.headers(stream, false, H2Conn.request("POST", "/echo"));
-                c.data(stream, false, new byte[60_000]);
+                c.data(stream, false, new byte[35_000]);
             }
-            barrier(c, seen, 1);
-            assertThat(seen).as("180 KB held: the connection's window stays shut")
-                    .noneMatch(f -> f.type() == H2Conn.WINDOW_UPDATE && f.stream() == 0);
-            c.data(1, true, new byte[0]); // stream 1 is dispatched: 120 KB still held, over the bound
-            barrier(c, seen, 2);
-            assertThat(seen).noneMatch(f -> f.type() == H2Conn.WINDOW_UPDATE && f.stream() == 0);
-            c.data(3, true, new byte[0]); // 60 KB held: within it again
-            barrier(c, seen, 3);
-            assertThat(seen).anyMatch(f -> f.type() == H2Conn.WINDOW_UPDATE && f.stream() == 0);
-            c.data(5, true, new byte[0]);
-            java.util.Map<Integer, Integer> statuses = new java.util.TreeMap<>();
-            seen.stream().filter(f -> f.type() == HEADERS).forEach(f -> statuses.put(f.stream(), f.status()));
-            int[] missing = java.util.stream.IntStream.of(1, 3, 5).filter(id -> !statuses.containsKey(id)).toArray();
-            statuses.putAll(c.statuses(missing)); // handlers that answered after the last barrier
-            assertThat(statuses).containsEntry(1, 200).containsEntry(3, 200).containsEntry(5, 200);
+            H2Conn.Frame refused = c.await(f -> f.type() == HEADERS);
+            assertThat(refused.stream()).as("the fifth body went past the bound").isEqualTo(9);
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(c.await(on(RST_STREAM, 9)).errorCode()).isEqualTo(H2Conn.NO_ERROR);
+            for (int stream = 1; stream <= 7; stream += 2) {
+                c.data(stream, true, new byte[0]);
+            }
+            assertThat(c.statuses(1, 3, 5, 7).values()).containsOnly(200);
         }
-    }
-
-    /** Sends a PING and reads every frame up to its ack: what the server did before it is in {@code seen}. */
-    private static void barrier(H2Conn c, java.util.List<H2Conn.Frame> seen, long id) throws Exception {
-        c.ping(id);
-        c.await(f -> {
-            seen.add(f);
-            return f.type() == PING && f.has(H2Conn.ACK) && java.nio.ByteBuffer.wrap(f.payload()).getLong() == id;
-        });
     }
 
     @Test

@@ -19,16 +19,19 @@ import dev.brisk.internal.web.Exchange;
  * is a connection error, thrown or passed to the connection.
  *
  * <p>Request bodies are held whole until dispatch (the app's API reads a body whole): one stream's up
- * to {@code max-body-size}, and the connection's window is given back only while the bodies not yet
- * handed to handlers stay within {@code max-body-size} too, so a connection holds about what an
- * HTTP/1.1 one does whatever the number of streams; beyond it the client waits (flow control), and a
- * stream that then stalls meets {@code body-read-timeout}.
+ * to {@code max-body-size}, and all the connection's streams not yet handed to handlers up to
+ * {@value #BODIES_PER_CONNECTION} times that (a browser uploads over one HTTP/2 connection what it
+ * would spread over several HTTP/1.1 ones). The stream whose body would go past it is answered
+ * {@code 503} with {@code Retry-After} and reset, its bytes dropped; the others go on. Stalling the
+ * connection's window instead would stall every upload on it until its body-read timeout.
  *
  * <p>Loop thread only.
  */
 final class RequestStreams {
     /** How many streams reset by this side are remembered: frames the client sent before it saw the reset are ignored. */
     private static final int RESET_MEMORY = 64;
+    /** Bodies a connection holds for streams not yet dispatched, in {@code max-body-size}s (see the class comment). */
+    static final int BODIES_PER_CONNECTION = 4;
 
     private final Http2Connection conn;
     private final Wire wire;
@@ -41,6 +44,7 @@ final class RequestStreams {
     private final FloodGuard flood;
     private final StreamMap streams = new StreamMap();
     private final long maxBody;
+    private final long maxHeld;
     private final long bodyNanos;
     private final long queueNanos;
     private final long writeNanos;
@@ -82,6 +86,7 @@ final class RequestStreams {
         this.connRecvWindow = Math.max(H2.DEFAULT_WINDOW, connWindowTarget);
         this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders());
         this.maxBody = shared.options.maxBodySize();
+        this.maxHeld = BODIES_PER_CONNECTION * maxBody;
         this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
         this.queueNanos = shared.options.requestQueueTimeout().toNanos();
         this.writeNanos = shared.options.writeTimeout().toNanos();
@@ -339,6 +344,13 @@ final class RequestStreams {
             resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
             return;
         }
+        if (heldBodies + len > maxHeld) {
+            dropBody(s);
+            s.resetAfterResponse = true;
+            sender.refusal(s, StreamRecorder.REFUSED, 503,
+                    "Service Unavailable: too many request bodies at once on this connection, retry shortly");
+            return;
+        }
         if (s.body == null) {
             long expect = s.contentLength >= 0 ? s.contentLength : len;
             s.body = new BodyBuffer(maxBody, (int) Math.min(Math.max(expect, 256), 64 * 1024));
@@ -372,12 +384,9 @@ final class RequestStreams {
         }
     }
 
-    /**
-     * The connection's window is given back once half of it is used, while the bodies held for
-     * streams not yet dispatched stay within {@code max-body-size} (see the class comment).
-     */
+    /** The connection's window is given back once half of it is used: DATA is consumed as it arrives. */
     private void ackConnectionWindow() {
-        if (connRecvUnacked >= connWindowTarget / 2 && heldBodies <= maxBody) {
+        if (connRecvUnacked >= connWindowTarget / 2) {
             frames.windowUpdate(0, connRecvUnacked);
             connRecvWindow += connRecvUnacked;
             connRecvUnacked = 0;
@@ -396,7 +405,6 @@ final class RequestStreams {
         if (s.body != null) {
             heldBodies -= s.body.size();
             s.body = null;
-            ackConnectionWindow(); // room again: windows held back for it may open
         }
     }
 
