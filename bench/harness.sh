@@ -8,7 +8,8 @@
 #                   (the full run: about 70 minutes)
 #   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
 #   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
-#                   hello-rate; default: all)
+#                   hello-rate; default: all; also, on request only, h2c-hello and h2c-hello-m100: HTTP/2
+#                   in the clear with h2load, 1 or 100 streams per connection, for the servers that speak it)
 #   --rounds        rounds; each runs every server on every scenario (default 2)
 #   --duration      seconds measured per run (default 10)
 #   --baseline      this tree against commit REV: servers named baseline/<name> run <name> built at REV
@@ -55,7 +56,8 @@ fi
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
-# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)
+# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)|protocol
+# protocol: h1 (default) or h2c (h2load with prior knowledge; "pipeline" is then streams per connection)
 # hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
 # BENCH_RATE defaults to about half the slowest peer's hello peak measured on this machine.
 RATE="${BENCH_RATE:-15000}"
@@ -68,7 +70,9 @@ health|/health|GET|0|50|1|0
 churn|/hello|GET|0|50|1|1
 pipelined|/hello|GET|0|50|16|0
 hello-c1000|/hello|GET|0|1000|1|0
-hello-rate|/hello|GET|0|50|1|0|$RATE"
+hello-rate|/hello|GET|0|50|1|0|$RATE
+h2c-hello|/hello|GET|0|50|1|0|0|h2c
+h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c"
 
 if [ "$SMOKE" = 1 ]; then
   # the baseline path without a second build (CI time): the current build stands in for the other commit
@@ -152,6 +156,7 @@ fi
 
 require_tool wrk wrk
 if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hello-rate; fi
+if [[ ",$SCENARIOS," == *,h2c-* ]]; then require_tool h2load nghttp2-client h2c-hello; fi
 
 # server on core 0, load generator on core 1 (when there are two cores)
 pin_cores
@@ -258,12 +263,18 @@ run_wrk() { # scenario-line duration-seconds rawfile
 
 # A fixed-rate run: h2load logs every request (start, status, microseconds); this prints the same
 # BENCH line as scenario.lua, counting every non-2xx status and unanswered request as an error.
+# An h2c scenario: as fast as the server goes, "pipeline" streams at once per connection.
 run_h2load() { # scenario-line duration-seconds rawfile
-  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate
-  IFS='|' read -r name path method body conns pipeline close rate <<< "$line"
-  local log per_client=$(( (rate + conns - 1) / conns ))
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate proto
+  IFS='|' read -r name path method body conns pipeline close rate proto <<< "$line"
+  local log opts=()
+  if [ "${proto:-h1}" = h2c ]; then
+    opts=(-m "$pipeline")
+  else
+    opts=(--h1 -m 1 --rps "$(( (rate + conns - 1) / conns ))")
+  fi
   log=$(mktemp)
-  "${PIN_CLIENT[@]}" h2load --h1 -c "$conns" -m 1 --rps "$per_client" -D "$secs" -T 5 \
+  "${PIN_CLIENT[@]}" h2load "${opts[@]}" -c "$conns" -D "$secs" -T 5 \
     --log-file="$log" "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
   if [ "$raw" = /dev/null ]; then rm -f "$log"; return; fi
   local failed
@@ -279,10 +290,11 @@ run_h2load() { # scenario-line duration-seconds rawfile
   rm -f "$log"
 }
 
-run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate
-  local rate
+run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate and protocol
+  local rate proto
   rate=$(echo "$1" | cut -d'|' -f8)
-  if [ -n "$rate" ] && [ "$rate" != 0 ]; then run_h2load "$@"; else run_wrk "$@"; fi
+  proto=$(echo "$1" | cut -d'|' -f9)
+  if { [ -n "$rate" ] && [ "$rate" != 0 ]; } || [ "$proto" = h2c ]; then run_h2load "$@"; else run_wrk "$@"; fi
 }
 
 {
