@@ -20,7 +20,8 @@ import java.util.Arrays;
  * added as a {@code host} field when the request has none, so handlers see the same header either
  * way.
  *
- * <p>Loop thread only; one per connection, {@link #reset} per header block.
+ * <p>Loop thread only; one per connection, {@link #reset} per header block; its arrays are reused, so
+ * what it hands out is copied.
  */
 final class RequestFields implements HpackDecoder.Sink {
     private final int maxListSize;
@@ -53,9 +54,11 @@ final class RequestFields implements HpackDecoder.Sink {
     /** Starts a header block: a request's ({@code trailers} false) or its trailers'. */
     void reset(boolean trailers) {
         this.trailers = trailers;
-        head = new byte[256];
+        if (head == null || head.length > 16 * 1024) {
+            head = new byte[512]; // reused block after block; an exchange gets an exact copy
+            fields = new int[64];
+        }
         len = 0;
-        fields = new int[32];
         fieldCount = 0;
         listSize = 0;
         regularSeen = false;
@@ -198,8 +201,9 @@ final class RequestFields implements HpackDecoder.Sink {
         while (query < pathEnd && head[query] != '?') {
             query++;
         }
-        return new Exchange(owner, head, 0, len, fields, fieldCount, method, Method.of(method), pathStart, query,
-                pathEnd, true, null, false);
+        // exact copies: this scratch serves the next block, the exchange keeps what it needs and no more
+        return new Exchange(owner, Arrays.copyOf(head, len), 0, len, Arrays.copyOf(fields, fieldCount * 4), fieldCount,
+                method, Method.of(method), pathStart, query, pathEnd, true, null, false);
     }
 
     private static final byte[] HOST = {'h', 'o', 's', 't'};
