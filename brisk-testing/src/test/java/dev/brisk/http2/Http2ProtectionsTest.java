@@ -330,6 +330,21 @@ class Http2ProtectionsTest {
     }
 
     @Test
+    void maxRequestsPerConnectionEndsTheConnectionAfterItsLastStream() throws Exception {
+        start(cfg -> cfg.options().maxRequestsPerConnection(2));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/hello");
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            c.get(3, "/hello");
+            H2Conn.Frame g = c.await(type(GOAWAY));
+            assertThat(g.lastStream()).isEqualTo(3);
+            assertThat(g.errorCode()).isEqualTo(H2Conn.NO_ERROR);
+            assertThat(c.await(on(HEADERS, 3)).status()).as("the last stream is answered").isEqualTo(200);
+            assertThat(c.closedWithin(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
     void anIdleConnectionIsClosedWithGoAway() throws Exception {
         start(cfg -> cfg.options().idleTimeout(QUICK));
         try (H2Conn c = new H2Conn(app.port())) {

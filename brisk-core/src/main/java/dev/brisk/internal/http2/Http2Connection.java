@@ -501,6 +501,15 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         return !goAwayFinal || id <= goAwayLast;
     }
 
+    /** Stream {@code id} is the last one served: the final GOAWAY names it (unless one already went out). */
+    void lastStream(int id) {
+        if (!goAwayFinal) {
+            goAwayFinal = true;
+            goAwayLast = id;
+            frames.goAway(id, H2.NO_ERROR, null);
+        }
+    }
+
     /** No stream is open any more: the idle timeout runs from now. */
     void lastStreamClosed() {
         idleSince = wire.clock();

@@ -60,6 +60,8 @@ final class RequestStreams {
 
     /** The highest stream id the client opened. */
     private int lastClientStream;
+    /** Streams opened so far, for {@code max-requests-per-connection}. */
+    private int opened;
     private final int[] resetByUs = new int[RESET_MEMORY];
     private int resetCursor;
 
@@ -178,6 +180,10 @@ final class RequestStreams {
         }
         Http2Stream s = new Http2Stream(id, conn, peerInitialWindow, h2.initialWindowSize());
         streams.put(id, s);
+        int max = shared.options.maxRequestsPerConnection();
+        if (max != 0 && ++opened >= max) {
+            conn.lastStream(id); // the connection's last request, as HTTP/1.1's Connection: close
+        }
         s.headAt = System.nanoTime();
         s.lastInput = wire.clock();
         s.remoteClosed = blockEndStream;
