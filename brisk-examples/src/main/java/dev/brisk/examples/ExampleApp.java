@@ -156,6 +156,11 @@ public final class ExampleApp {
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");
         System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
+        if (base.startsWith("http:")) {
+            System.out.println("  curl --http2-prior-knowledge " + base + "/hello     (HTTP/2, same port)");
+        } else {
+            System.out.println("  curl --http2 " + base + "/hello     (HTTP/2 by ALPN)");
+        }
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }
