@@ -76,7 +76,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private boolean flushQueued;
     /** An event is being handled: it writes at its end, so an answer made meanwhile needs no flush task. */
     private boolean inEvent;
-    private volatile boolean closedFlag;
     private final Runnable flushTask = this::flushTask;
 
     Http2Connection(Wire wire, Http2Shared shared, ByteBuffer buffered) {
@@ -643,7 +642,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     /** Lets go of everything; the wire stays open for whoever takes it. */
     private void release() {
         state = CLOSED;
-        closedFlag = true;
         abandonStreams();
         out.close();
         if (in != null) {
@@ -699,10 +697,5 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     Executor streamsExecutor() {
         return shared.http1.streams();
-    }
-
-    /** Whether the connection is gone, for other threads. */
-    boolean gone() {
-        return closedFlag;
     }
 }
