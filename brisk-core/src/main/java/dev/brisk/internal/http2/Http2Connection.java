@@ -21,13 +21,15 @@ import java.util.concurrent.Executor;
  * make it do for nothing.
  *
  * <pre>
- *   (open: SETTINGS sent) ─▶ PREFACE ──24 bytes of preface──▶ OPEN ──────────────────────────────────┐
- *                              │ wrong bytes, timeout             │ drain(): GOAWAY(2^31-1) + PING     │
- *                              ▼                                  ▼  (ack or drain-grace)             │
- *                            CLOSED ◀── close(), I/O error,    DRAINING ─▶ GOAWAY(last stream id) ───┤
- *                                       end of stream              (streams finish; none left)       │
- *   connection error: GOAWAY(code) ──▶ CLOSING (output flushed) ──▶ lingering close ◀─────────────────┘
- *   idle for idle-timeout: GOAWAY(NO_ERROR) ──▶ lingering close
+ *   (open: SETTINGS sent) ─▶ PREFACE ──the preface's 24 bytes──▶ OPEN
+ *                              │ timeout: closed                   │ drain(): GOAWAY(2^31-1) + PING, then at the
+ *                              │                                   │ ping's answer or drain-grace GOAWAY(last id);
+ *                              │                                   │ max-requests-per-connection; the client's GOAWAY
+ *                              │                                   ▼
+ *                              │                  final GOAWAY sent: streams finish; none left ──────────┐
+ *                              ▼                                                                          ▼
+ *   wrong preface, connection error, idle-timeout: GOAWAY(code) ──▶ CLOSING ──written──▶ lingering close
+ *   close(), an I/O error, the end of the stream, a write stall, in any state ──▶ CLOSED
  * </pre>
  *
  * <p>Threads: every method on the wire's loop thread, except {@link #execute}, {@link #inLoop},
