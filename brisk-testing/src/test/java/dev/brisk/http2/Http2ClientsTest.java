@@ -177,6 +177,22 @@ class Http2ClientsTest {
     }
 
     @Test
+    void aClientThatWaitsFor100ContinueGetsIt() throws Exception {
+        startTls();
+        HttpClient c = h2(key.trustingContext());
+        send(c, HttpRequest.newBuilder(URI.create(https("/hello")))); // h2 settled on the connection first
+        byte[] up = "a body after 100 Continue".getBytes(StandardCharsets.US_ASCII);
+        long t0 = System.nanoTime();
+        HttpResponse<byte[]> r = send(c, HttpRequest.newBuilder(URI.create(https("/echo"))).expectContinue(true)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(up)));
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(up);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no wait for the client's own timeout")
+                .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
     void manyStreamsAtOnceOnOneConnection() throws Exception {
         startTls();
         HttpClient c = h2(key.trustingContext());

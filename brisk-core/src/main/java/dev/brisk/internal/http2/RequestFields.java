@@ -44,6 +44,7 @@ final class RequestFields implements HpackDecoder.Sink {
     private int authorityEnd;
     private boolean scheme;
     private boolean host;
+    private boolean expectContinue;
     private long contentLength;
 
     RequestFields(int maxListSize, int maxFields) {
@@ -70,6 +71,7 @@ final class RequestFields implements HpackDecoder.Sink {
         authorityStart = -1;
         scheme = false;
         host = false;
+        expectContinue = false;
         contentLength = -1;
     }
 
@@ -107,6 +109,10 @@ final class RequestFields implements HpackDecoder.Sink {
         }
         if (nl == 4 && Ascii.equalsIgnoreCase(name, no, nl, "host")) {
             host = true;
+        }
+        if (nl == 6 && Ascii.equalsIgnoreCase(name, no, nl, "expect")
+                && Ascii.equalsIgnoreCase(value, vo, vl, "100-continue")) {
+            expectContinue = true;
         }
         addField(name, no, nl, value, vo, vl);
     }
@@ -182,6 +188,11 @@ final class RequestFields implements HpackDecoder.Sink {
     /** Whether the request is a CONNECT (not served). */
     boolean isConnect() {
         return methodEnd - methodStart == 7 && same(head, methodStart, "CONNECT");
+    }
+
+    /** Whether the client waits for {@code 100 Continue} before it sends the body. */
+    boolean expectContinue() {
+        return expectContinue;
     }
 
     /** The {@code content-length}, or -1 when the request has none. */

@@ -208,6 +208,8 @@ final class RequestStreams {
         }
         if (s.remoteClosed) {
             admit(s);
+        } else if (fields.expectContinue()) {
+            sender.interim100(s); // the body is read whole before its handler: let it come at once
         }
     }
 

@@ -224,6 +224,13 @@ final class ResponseSender {
         return length <= COPY_BELOW && length <= s.sendWindow && length <= connWindow && length <= frames.peerMaxFrame();
     }
 
+    /** {@code 100 Continue}: an interim HEADERS frame for a client that waits for it before its body (8.1). */
+    void interim100(Http2Stream s) {
+        encoder.begin();
+        encoder.status(100);
+        frames.headers(s.id, encoder.bytes(), encoder.length(), false);
+    }
+
     private void sendHead(Http2Stream s, boolean hasBody) {
         s.responded = true;
         frames.headers(s.id, encoder.bytes(), encoder.length(), !hasBody);
