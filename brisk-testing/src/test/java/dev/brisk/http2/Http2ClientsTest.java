@@ -42,7 +42,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Issue 17, HTTP/2 through real clients on every engine: the JDK {@link HttpClient} (h2 over TLS, with
  * a test certificate), {@code curl --http2} over TLS and {@code curl --http2-prior-knowledge} in the
- * clear. The same handlers answer whichever protocol carried the request, so each answer is
+ * clear, and {@code h2load} (many streams at once, both ways; {@code .ci/run} installs it, and
+ * {@code BRISK_REQUIRE_H2LOAD=1} makes its absence a failure). The same handlers answer whichever protocol carried the request, so each answer is
  * compared with what HTTP/1.1 gives.
  */
 @ParameterizedClass
@@ -237,6 +238,36 @@ class Http2ClientsTest {
                 .contains("HTTP/2 200").contains("content-length: 5");
         // and HTTP/1.1 on the same port, as before
         assertThat(curl("--http1.1", "-w", " %{http_version}", base + "/hello")).isEqualTo("hello 1.1");
+    }
+
+    @Test
+    void h2loadManyStreamsInTheClearAndOverTls() throws Exception {
+        boolean have = onPath("h2load");
+        if (!have && "1".equals(System.getenv("BRISK_REQUIRE_H2LOAD"))) {
+            throw new AssertionError("h2load is required (BRISK_REQUIRE_H2LOAD=1) but not on the PATH");
+        }
+        assumeTrue(have, "h2load (nghttp2-client) is not installed");
+        start(cfg -> { });
+        String clear = h2load("http://127.0.0.1:" + app.port() + "/users/5");
+        assertThat(clear).contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed")
+                .contains("status codes: 4000 2xx");
+        app.close();
+        startTls();
+        String tls = h2load("https://127.0.0.1:" + app.port() + "/big");
+        assertThat(tls).contains("Application protocol: h2")
+                .contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed");
+    }
+
+    /** h2load: 4 connections of 20 streams at once, 4000 requests; its whole output. */
+    private static String h2load(String url) throws Exception {
+        Process p = new ProcessBuilder("h2load", "-n", "4000", "-c", "4", "-m", "20", "-T", "20", url)
+                .redirectErrorStream(true).start();
+        String out;
+        try (InputStream in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("h2load finished").isTrue();
+        return out;
     }
 
     @Test
