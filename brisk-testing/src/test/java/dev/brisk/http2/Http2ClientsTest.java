@@ -253,7 +253,7 @@ class Http2ClientsTest {
                 .contains("status codes: 4000 2xx");
         app.close();
         startTls();
-        String tls = h2load("https://127.0.0.1:" + app.port() + "/big");
+        String tls = h2load("https://127.0.0.1:" + app.port() + "/users/6");
         assertThat(tls).contains("Application protocol: h2")
                 .contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed");
     }
