@@ -34,6 +34,14 @@ public interface ServerMetrics {
     long requests();
 
     /**
+     * {@return responses sent by the protocol that carried them: {@code http/1.1} (HTTP/1.0 included),
+     * {@code h2} (HTTP/2 over TLS) and {@code h2c} (HTTP/2 in the clear), summing to {@link #requests()}}
+     */
+    default Map<String, Long> requestsByProtocol() {
+        return Map.of("http/1.1", requests(), "h2", 0L, "h2c", 0L);
+    }
+
+    /**
      * {@return responses with a status of the given class}
      *
      * @param statusClass 1 to 5, for 1xx to 5xx

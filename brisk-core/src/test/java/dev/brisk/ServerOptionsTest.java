@@ -47,6 +47,10 @@ class ServerOptionsTest {
         assertThat(o.bodySpoolThreshold()).isEqualTo(1024L * 1024);
         assertThat(o.bodySpoolDisk()).isEqualTo(1024L * 1024 * 1024);
         assertThat(o.bodySpoolDir()).isEmpty();
+        assertThat(o.http2()).isEqualTo(Http2Options.DEFAULTS);
+        assertThat(o.http2()).isEqualTo(new Http2Options(true, true, 100, 1 << 20, 16_384, 32 * 1024));
+        assertThat(o.http2().priorKnowledge()).isTrue();
+        assertThat(ServerOptions.builder().http2(false).build().http2().priorKnowledge()).as("h2c needs http2").isFalse();
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -89,7 +93,14 @@ class ServerOptionsTest {
                 bad("body-spool-threshold", "body-spool-threshold -1", b -> b.bodySpoolThreshold(-1)),
                 bad("body-spool-threshold", "body-spool-threshold 2GiB", b -> b.bodySpoolThreshold(Integer.MAX_VALUE - 15L)),
                 bad("body-spool-disk", "body-spool-disk -1", b -> b.bodySpoolDisk(-1)),
-                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)));
+                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)),
+                bad("h2-max-concurrent-streams", "h2-max-concurrent-streams 0", b -> b.h2MaxConcurrentStreams(0)),
+                bad("h2-max-concurrent-streams", "h2-max-concurrent-streams 10001", b -> b.h2MaxConcurrentStreams(10_001)),
+                bad("h2-initial-window-size", "h2-initial-window-size 0", b -> b.h2InitialWindowSize(0)),
+                bad("h2-initial-window-size", "h2-initial-window-size 2^29", b -> b.h2InitialWindowSize(1 << 29)),
+                bad("h2-max-frame-size", "h2-max-frame-size 16383", b -> b.h2MaxFrameSize(16_383)),
+                bad("h2-max-frame-size", "h2-max-frame-size 16MiB", b -> b.h2MaxFrameSize(1 << 24)),
+                bad("h2-max-header-list-size", "h2-max-header-list-size 1023", b -> b.h2MaxHeaderListSize(1023)));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -193,6 +193,11 @@ public final class ExampleApp {
         System.out.println("  curl -r 0-99 " + base + "/static/big.bin | xxd | head -3");
         System.out.println("  open " + base + "/chat in two browser windows (WebSocket chat, SSE counter)");
         System.out.println("  curl -N '" + base + "/sse/ticks?every=500'");
+        if (base.startsWith("http:")) {
+            System.out.println("  curl --http2-prior-knowledge " + base + "/hello     (HTTP/2, same port)");
+        } else {
+            System.out.println("  curl --http2 " + base + "/hello     (HTTP/2 by ALPN)");
+        }
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }

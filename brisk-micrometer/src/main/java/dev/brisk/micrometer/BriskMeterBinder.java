@@ -30,6 +30,7 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.connections.timed.out [brisk_connections_timed_out_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.accept.pauses [brisk_accept_pauses_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.requests [brisk_requests_total]</td><td>counter</td><td>status_class 1xx..5xx</td></tr>
+ * <tr><td>brisk.protocol.requests [brisk_protocol_requests_total]</td><td>counter</td><td>protocol http/1.1, h2, h2c</td></tr>
  * <tr><td>brisk.requests.in.flight [brisk_requests_in_flight]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.requests.queued [brisk_requests_queued]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.requests.shed [brisk_requests_shed_total]</td><td>counter</td><td>reason</td></tr>
@@ -115,6 +116,10 @@ public final class BriskMeterBinder implements MeterBinder {
             int c = cls;
             counter(registry, "brisk.requests", "responses sent by status class", m -> m.requests(c),
                     Tags.of("status_class", c + "xx"));
+        }
+        for (String protocol : metrics.requestsByProtocol().keySet()) {
+            counter(registry, "brisk.protocol.requests", "responses sent by the protocol that carried them",
+                    m -> m.requestsByProtocol().getOrDefault(protocol, 0L), Tags.of("protocol", protocol));
         }
         gauge(registry, "brisk.requests.in.flight", "requests admitted and not yet answered", ServerMetrics::inFlight);
         gauge(registry, "brisk.requests.queued", "requests waiting for an in-flight slot", ServerMetrics::queued);

@@ -89,7 +89,7 @@ public final class Server implements TransportHost {
                 options.requestQueueSize());
         this.bodies = new BodyStore(options);
         this.http1 = new Http1Shared(options, app, accessLog, admission, bodies);
-        this.http2 = new Http2Shared(options, app, accessLog, http1);
+        this.http2 = new Http2Shared(options, app, accessLog, admission, http1);
         if (options.http2().priorKnowledge()) {
             http1.priorKnowledge(http2.priorKnowledge());
         }

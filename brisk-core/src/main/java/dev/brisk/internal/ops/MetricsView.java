@@ -37,6 +37,7 @@ public final class MetricsView implements ServerMetrics {
     @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
     @Override public long requests() { return stats.requests(); }
     @Override public long requests(int statusClass) { return stats.requests(statusClass); }
+    @Override public Map<String, Long> requestsByProtocol() { return stats.requestsByProtocol(); }
     @Override public int inFlight() { return admission == null ? 0 : admission.inFlight(); }
     @Override public int queued() { return admission == null ? 0 : admission.queued(); }
     @Override public int concurrencyLimit() { return admission == null ? 0 : admission.limit(); }

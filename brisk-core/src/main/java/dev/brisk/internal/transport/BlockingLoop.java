@@ -351,7 +351,7 @@ final class BlockingLoop implements Wire, Runnable {
             do {
                 writingSince = System.nanoTime();
                 total += n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
-            } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
+            } while (anyRemaining(srcs, n));
         } catch (IOException e) {
             if (writeTimedOut) {
                 counters.timedOut();
@@ -361,6 +361,15 @@ final class BlockingLoop implements Wire, Runnable {
             writingSince = 0;
         }
         return total;
+    }
+
+    private static boolean anyRemaining(ByteBuffer[] srcs, int n) {
+        for (int i = 0; i < n; i++) {
+            if (srcs[i].hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
