@@ -74,7 +74,7 @@ class Http2ClientsTest {
     }
 
     static void routes(BriskConfig cfg) {
-        cfg.options().maxBodySize(8 << 20); // HTTP/2 applies the server's limit (a route's is not seen yet)
+        cfg.options().maxBodySize(8 << 20);
         cfg.get("/hello", ctx -> ctx.text("hello"));
         cfg.get("/users/{id}", ctx -> ctx.header("X-User", ctx.pathParam("id"))
                 .text("user " + ctx.pathParam("id") + " q=" + ctx.queryParam("q")));

@@ -51,6 +51,8 @@ final class Http2Stream implements ExchangeOwner {
     dev.brisk.internal.body.BodyWriter body;
     /** The body handed to the exchange: the connection's hold, let go when the stream closes. */
     dev.brisk.internal.web.RequestBody handed;
+    /** A streamed route's body, fed as DATA arrives (also {@link #handed}), or null. */
+    dev.brisk.internal.body.BodyStream streamed;
     long contentLength = -1;
     /** The most body bytes the request may carry: its route's limit (413 beyond). */
     long bodyLimit;

@@ -1,6 +1,9 @@
 package dev.brisk.internal.http2;
 
 import dev.brisk.Http2Options;
+import dev.brisk.ClientDisconnectedException;
+import dev.brisk.HttpException;
+import dev.brisk.internal.body.BodyStream;
 import dev.brisk.internal.body.BodyWriter;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.ops.AdmissionControl;
@@ -25,6 +28,11 @@ import dev.brisk.internal.web.Exchange;
  * route sets its own). A stream whose body the budget cannot take is answered {@code 503} with
  * {@code Retry-After} and reset, its bytes dropped; the connection's other streams go on. Stalling the
  * connection's window instead would stall every upload on it until its body-read timeout.
+ *
+ * <p>A {@code streamBody()} route's body is not collected (on the event-loop engines): the stream is
+ * dispatched with its headers and its body fed to the handler as it arrives through a
+ * {@link BodyStream} as large as the stream's window, reserved from the memory budget; the window is
+ * opened again only as the handler reads ({@link StreamBodyFeed}).
  *
  * <p>Loop thread only.
  */
@@ -197,12 +205,15 @@ final class RequestStreams {
         }
         s.exchange = fields.exchange(s);
         shared.app.route(s.exchange);
-        s.bodyLimit = bodyLimit(s.exchange);
+        boolean streamed = !s.remoteClosed && streamsBody(s.exchange);
+        s.bodyLimit = bodyLimit(s.exchange, streamed);
         if (s.contentLength > s.bodyLimit) {
             refuse(s, 413, "Request body is larger than " + s.bodyLimit + " bytes");
             return;
         }
-        if (s.remoteClosed) {
+        if (streamed) {
+            openStreamed(s, fields.expectContinue());
+        } else if (s.remoteClosed) {
             admit(s);
         } else if (fields.expectContinue()) {
             sender.interim100(s); // the body is read whole before its handler: let it come at once
@@ -348,6 +359,17 @@ final class RequestStreams {
             resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
             return;
         }
+        if (s.streamed != null) {
+            try {
+                s.streamed.append(a, off, len); // fits: the client may send no more than the room it was given
+                if (s.recvWindow <= s.streamed.capacity() / 2) {
+                    s.streamed.askWhenHalfRead();
+                }
+            } catch (HttpParseException e) {
+                failStreamed(s, e.status(), e.getMessage());
+            }
+            return;
+        }
         try {
             if (s.body == null) {
                 BodyWriter w = new BodyWriter(shared.http1.bodies());
@@ -369,10 +391,62 @@ final class RequestStreams {
      * The most body bytes {@code ex} may carry: its route's own limit, else {@code max-body-size}; a body
      * is collected whole on HTTP/2 (a streamed route's too), so never more than the budget can hold.
      */
-    private long bodyLimit(Exchange ex) {
+    private long bodyLimit(Exchange ex, boolean streamed) {
         CompiledRoute r = ex.route();
-        long limit = r != null && r.maxBodySize() != CompiledRoute.SERVER_LIMIT ? r.maxBodySize() : maxBody;
-        return shared.http1.bodies().bufferedLimit(limit);
+        long limit = r != null && r.maxBodySize() != CompiledRoute.SERVER_LIMIT ? r.maxBodySize()
+                : streamed ? Long.MAX_VALUE : maxBody;
+        return streamed ? limit : shared.http1.bodies().bufferedLimit(limit);
+    }
+
+    /** Whether {@code ex}'s body goes to its handler as it arrives: a streamed route off the blocking engine. */
+    private boolean streamsBody(Exchange ex) {
+        CompiledRoute r = ex.route();
+        return r != null && r.streamBody() && !wire.blocking();
+    }
+
+    /**
+     * Dispatches {@code s} with its headers, its body to come through a {@link BodyStream} of the
+     * stream's window, reserved from the memory budget (503 when it cannot be).
+     */
+    private void openStreamed(Http2Stream s, boolean expectContinue) {
+        int window = s.recvWindow;
+        dev.brisk.internal.body.ByteBudget memory = shared.http1.bodies().memory();
+        if (!memory.tryReserve(window)) {
+            shedBody(s, ServerStats.ShedReason.BODY_MEMORY);
+            return;
+        }
+        s.streamed = new BodyStream(memory, new StreamBodyFeed(conn, wire, this, s), s.bodyLimit, window);
+        s.handed = s.streamed; // the connection's hold, let go when the stream closes
+        if (expectContinue) {
+            sender.interim100(s);
+        }
+        admit(s);
+    }
+
+    /**
+     * The handler read {@code s}'s body down: the client may send as far as the body's room again.
+     * Loop thread.
+     */
+    void openWindow(Http2Stream s) {
+        if (s.closed || s.remoteClosed || s.streamed == null) {
+            return;
+        }
+        int give = s.streamed.room() - s.recvWindow;
+        if (give > 0) {
+            frames.windowUpdate(s.id, give);
+            s.recvWindow += give;
+        }
+    }
+
+    /** A streamed body cannot go on: its reader fails with {@code status}, and the stream is reset after the answer. */
+    private void failStreamed(Http2Stream s, int status, String message) {
+        dataTarget = null;
+        s.streamed.fail(new HttpException(status, message));
+        if (s.localClosed) {
+            resetStream(s, H2.CANCEL, false);
+        } else {
+            s.resetAfterResponse = true; // the handler answers (its error mapping), then the rest is refused
+        }
     }
 
     /** The server's body budget cannot take {@code s}'s body: 503 with Retry-After, the stream reset after it. */
@@ -392,7 +466,9 @@ final class RequestStreams {
         }
         s.lastInput = wire.clock();
         if (!endStream) {
-            ackStreamWindow(s);
+            if (s.streamed == null) {
+                ackStreamWindow(s); // a streamed body's window opens as its handler reads (openWindow)
+            }
             return;
         }
         s.remoteClosed = true;
@@ -431,7 +507,14 @@ final class RequestStreams {
     /** The request's body is whole: checks it against content-length and hands it to the app. */
     private void requestWhole(Http2Stream s) {
         if (s.contentLength >= 0 && s.received != s.contentLength) {
+            if (s.streamed != null) {
+                s.streamed.fail(new HttpException(400, "Request body shorter than its content-length"));
+            }
             resetStream(s, H2.PROTOCOL_ERROR, true);
+            return;
+        }
+        if (s.streamed != null) {
+            s.streamed.end(); // dispatched already: its handler reads the rest, then the end
             return;
         }
         if (s.body != null) {
@@ -520,7 +603,7 @@ final class RequestStreams {
         s.localClosed = true;
         if (s.remoteClosed) {
             closeStream(s);
-        } else if (s.resetAfterResponse) {
+        } else if (s.resetAfterResponse || s.streamed != null) {
             frames.rstStream(s.id, H2.NO_ERROR); // "stop sending the body" (8.1)
             rememberReset(s.id);
             closeStream(s);
@@ -570,6 +653,10 @@ final class RequestStreams {
         s.localClosed = true;
         streams.remove(s.id);
         dropBody(s);
+        if (s.streamed != null) {
+            s.streamed.fail(new ClientDisconnectedException("the stream closed before its request body ended"));
+            s.streamed = null;
+        }
         if (s.handed != null) {
             s.handed.release(); // the connection's hold; the handler lets go of its own
             s.handed = null;
@@ -604,6 +691,11 @@ final class RequestStreams {
                 wire.counters().timedOut();
                 dropBody(s);
                 refuse(s, 408, "Request body read timeout");
+            } else if (s.streamed != null && !s.remoteClosed && s.recvWindow > 0 && now - s.lastInput > bodyNanos) {
+                // the client stopped sending with room to send: not the handler's slowness, its own
+                wire.counters().timedOut();
+                s.lastInput = now;
+                failStreamed(s, 408, "Request body read timeout");
             } else if (s.ticket != null && now - s.queuedAt > queueNanos) {
                 if (s.ticket.abandon(shared.admission)) {
                     s.ticket = null;
