@@ -8,7 +8,9 @@
 #                   (the full run: about 85 minutes)
 #   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
 #   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
-#                   hello-rate,static-1k,static-1m,static-gzip; default: all). static-*: each server's own
+#                   hello-rate,static-1k,static-1m,static-gzip; default: all; also, on request only,
+#                   h2c-hello and h2c-hello-m100: HTTP/2 in the clear with h2load, 1 or 100 streams per
+#                   connection, for the servers that speak it). static-*: each server's own
 #                   static-file handler over bench/results/<run>/raw/static (a 1 KiB text file, a 1 MiB
 #                   file, gzip of a 100 KiB JSON file), only servers that have one (brisk-*, jetty,
 #                   undertow, vertx, nginx)
@@ -58,7 +60,9 @@ fi
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
-# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)|header
+# name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)|protocol|header
+# protocol: h1 (default) or h2c (h2load with prior knowledge; "pipeline" is then streams per connection)
+# header: one extra request header field (wrk only)
 # hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
 # BENCH_RATE defaults to about half the slowest peer's hello peak measured on this machine.
 RATE="${BENCH_RATE:-15000}"
@@ -74,7 +78,9 @@ hello-c1000|/hello|GET|0|1000|1|0
 hello-rate|/hello|GET|0|50|1|0|$RATE
 static-1k|/static/1k.txt|GET|0|50|1|0|0
 static-1m|/static/1m.bin|GET|0|50|1|0|0
-static-gzip|/static/data.json|GET|0|50|1|0|0|Accept-Encoding: gzip"
+static-gzip|/static/data.json|GET|0|50|1|0|0|h1|Accept-Encoding: gzip
+h2c-hello|/hello|GET|0|50|1|0|0|h2c
+h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c"
 # the servers with a static-file handler (BenchServer: /static/<file>)
 STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,jetty,undertow,vertx,nginx,"
 
@@ -160,6 +166,7 @@ fi
 
 require_tool wrk wrk
 if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hello-rate; fi
+if [[ ",$SCENARIOS," == *,h2c-* ]]; then require_tool h2load nghttp2-client h2c-hello; fi
 
 # server on core 0, load generator on core 1 (when there are two cores)
 pin_cores
@@ -276,8 +283,8 @@ start_server() {
 }
 
 run_wrk() { # scenario-line duration-seconds rawfile
-  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate header
-  IFS='|' read -r name path method body conns pipeline close rate header <<< "$line"
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate proto header
+  IFS='|' read -r name path method body conns pipeline close rate proto header <<< "$line"
   local threads=1
   BENCH_METHOD="$method" BENCH_BODY="$body" BENCH_PIPELINE="$pipeline" BENCH_CLOSE="$close" BENCH_HEADER="$header" \
     "${PIN_CLIENT[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s -s bench/wrk/scenario.lua \
@@ -286,12 +293,18 @@ run_wrk() { # scenario-line duration-seconds rawfile
 
 # A fixed-rate run: h2load logs every request (start, status, microseconds); this prints the same
 # BENCH line as scenario.lua, counting every non-2xx status and unanswered request as an error.
+# An h2c scenario: as fast as the server goes, "pipeline" streams at once per connection.
 run_h2load() { # scenario-line duration-seconds rawfile
-  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate
-  IFS='|' read -r name path method body conns pipeline close rate <<< "$line"
-  local log per_client=$(( (rate + conns - 1) / conns ))
+  local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate proto
+  IFS='|' read -r name path method body conns pipeline close rate proto <<< "$line"
+  local log opts=()
+  if [ "${proto:-h1}" = h2c ]; then
+    opts=(-m "$pipeline")
+  else
+    opts=(--h1 -m 1 --rps "$(( (rate + conns - 1) / conns ))")
+  fi
   log=$(mktemp)
-  "${PIN_CLIENT[@]}" h2load --h1 -c "$conns" -m 1 --rps "$per_client" -D "$secs" -T 5 \
+  "${PIN_CLIENT[@]}" h2load "${opts[@]}" -c "$conns" -D "$secs" -T 5 \
     --log-file="$log" "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
   if [ "$raw" = /dev/null ]; then rm -f "$log"; return; fi
   local failed
@@ -307,10 +320,11 @@ run_h2load() { # scenario-line duration-seconds rawfile
   rm -f "$log"
 }
 
-run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate
-  local rate
+run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate and protocol
+  local rate proto
   rate=$(echo "$1" | cut -d'|' -f8)
-  if [ -n "$rate" ] && [ "$rate" != 0 ]; then run_h2load "$@"; else run_wrk "$@"; fi
+  proto=$(echo "$1" | cut -d'|' -f9)
+  if { [ -n "$rate" ] && [ "$rate" != 0 ]; } || [ "$proto" = h2c ]; then run_h2load "$@"; else run_wrk "$@"; fi
 }
 
 {

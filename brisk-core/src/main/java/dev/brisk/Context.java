@@ -522,6 +522,28 @@ public interface Context {
     Context stream(InputStream in);
 
     /**
+     * Answers with a Server-Sent Events stream ({@code text/event-stream}, not cached, sent as it is
+     * written): once the response head is out, {@code handler} runs on a virtual thread of its own with
+     * the stream's {@link SseSink}. The stream stays open after {@code handler} returns, so the sink may
+     * be kept and used from elsewhere (a broadcast), until {@link SseSink#close} or the client leaves;
+     * {@link SseSink#onClose} tells which ended it. The sink's {@link SseSink#lastEventId} is this
+     * request's {@code Last-Event-ID}.
+     *
+     * @param handler runs once with the open stream; may send and block (each send waits for the client)
+     * @return this context
+     */
+    default Context sse(java.util.function.Consumer<SseSink> handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("the SSE handler must not be null");
+        }
+        dev.brisk.internal.sse.EventStream events = new dev.brisk.internal.sse.EventStream(header("Last-Event-ID"), handler);
+        header("Cache-Control", "no-cache");
+        header("X-Accel-Buffering", "no"); // a proxy that buffers would hold events back
+        stream(events);
+        return contentType("text/event-stream; charset=utf-8");
+    }
+
+    /**
      * A {@code 302 Found} redirect to {@code location}.
      *
      * @param location the {@code Location} header's value

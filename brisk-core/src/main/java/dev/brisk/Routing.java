@@ -98,6 +98,21 @@ public interface Routing {
     Route staticFiles(String prefix, StaticFiles files);
 
     /**
+     * A WebSocket route: a {@code GET} whose handshake, once accepted, turns the connection into a
+     * WebSocket session run by {@code spec}'s handlers (see {@link WebSocketConfig}). It runs inside the
+     * middleware like any route, so middleware may authenticate the handshake; its dispatch is where the
+     * session's handlers run. Limits: the options {@code ws-*} ({@link WebSocketOptions}).
+     *
+     * @param path the path template
+     * @param spec called once, at once, to declare the handlers:
+     *     {@code ws -> ws.onOpen(...).onText(...).onClose(...)}
+     * @return the route, to refine before start
+     * @throws IllegalArgumentException when the path is malformed or {@code spec} declares none of
+     *     {@code onOpen}, {@code onText}, {@code onBinary}
+     */
+    Route ws(String path, java.util.function.Consumer<WebSocketConfig> spec);
+
+    /**
      * A {@code GET} route.
      *
      * @param path the path template

@@ -34,6 +34,14 @@ public interface ServerMetrics {
     long requests();
 
     /**
+     * {@return responses sent by the protocol that carried them: {@code http/1.1} (HTTP/1.0 included),
+     * {@code h2} (HTTP/2 over TLS) and {@code h2c} (HTTP/2 in the clear), summing to {@link #requests()}}
+     */
+    default Map<String, Long> requestsByProtocol() {
+        return Map.of("http/1.1", requests(), "h2", 0L, "h2c", 0L);
+    }
+
+    /**
      * {@return responses with a status of the given class}
      *
      * @param statusClass 1 to 5, for 1xx to 5xx
@@ -116,4 +124,44 @@ public interface ServerMetrics {
     default long bodySpoolReserved() {
         return 0;
     }
+
+    /** {@return WebSocket sessions opened since start} */
+    long webSocketSessionsOpened();
+
+    /** {@return WebSocket sessions open now (a gauge)} */
+    long webSocketSessionsActive();
+
+    /** {@return WebSocket messages received, whole (fragments joined)} */
+    long webSocketMessagesIn();
+
+    /** {@return WebSocket messages sent (queued for the socket)} */
+    long webSocketMessagesOut();
+
+    /**
+     * WebSocket sessions closed with 1008 because they held more unsent bytes than
+     * {@code ws-outbound-limit} (or {@code ws-memory}) allows: receivers too slow for what was sent.
+     *
+     * @return such sessions since start
+     */
+    long webSocketSlowReceiversClosed();
+
+    /**
+     * WebSocket sessions failed for breaking the protocol or a limit: a malformed frame (1002), a message
+     * of a kind the route does not take (1003), invalid UTF-8 (1007), a frame or message too large (1009),
+     * no memory left for it (1013).
+     *
+     * @return such sessions since start
+     */
+    long webSocketProtocolErrors();
+
+    /** {@return WebSocket sessions closed because the peer sent nothing for {@code ws-idle-timeout}} */
+    long webSocketIdleClosed();
+
+    /**
+     * Bytes of WebSocket messages the server holds now, all sessions together: being received, waiting
+     * for a handler, or waiting for a socket; bounded by {@code ws-memory} (a gauge).
+     *
+     * @return the bytes held now
+     */
+    long webSocketBufferedBytes();
 }

@@ -33,6 +33,20 @@ import java.time.Duration;
  * <tr><td>h2-max-frame-size</td><td>16 KiB</td><td>largest HTTP/2 frame payload a client may send</td></tr>
  * <tr><td>h2-max-header-list-size</td><td>32 KiB</td><td>largest HTTP/2 request header list (HPACK's
  *     count: 32 bytes per field plus name and value; 431 beyond)</td></tr>
+ * <tr><td>ws-max-frame-size</td><td>1 MiB</td><td>largest WebSocket frame payload a client may send (1009 beyond)</td></tr>
+ * <tr><td>ws-max-message-size</td><td>1 MiB</td><td>largest WebSocket message a client may send, joined and
+ *     inflated (1009 beyond)</td></tr>
+ * <tr><td>ws-idle-timeout</td><td>60 s</td><td>a WebSocket peer that sends nothing (not even a pong) this long
+ *     is closed (1001)</td></tr>
+ * <tr><td>ws-ping-interval</td><td>30 s</td><td>a WebSocket peer silent this long gets a ping (0: never)</td></tr>
+ * <tr><td>ws-outbound-limit</td><td>1 MiB</td><td>bytes of sent messages one WebSocket session may hold
+ *     before its socket takes them; beyond, the session is closed (1008)</td></tr>
+ * <tr><td>ws-memory</td><td>256 MiB</td><td>bytes of WebSocket messages all sessions together may hold
+ *     (received, waiting for a handler, or to be written)</td></tr>
+ * <tr><td>ws-compression</td><td>true</td><td>agree to permessage-deflate when a client offers it</td></tr>
+ * <tr><td>ws-compression-context-takeover</td><td>false</td><td>each session keeps its compressor's window
+ *     (about 256 KiB native memory each) instead of compressing each message alone</td></tr>
+ * <tr><td>ws-close-timeout</td><td>5 s</td><td>longest wait for a WebSocket peer's close frame after the server's</td></tr>
  * <tr><td>io-threads</td><td>available processors</td><td>number of I/O loops</td></tr>
  * <tr><td>dispatch</td><td>virtual-threads</td><td>where handlers run: event-loop, virtual-threads, worker-pool</td></tr>
  * <tr><td>worker-threads</td><td>max(8, 2 × processors)</td><td>size of the default worker pool</td></tr>
@@ -88,6 +102,7 @@ import java.time.Duration;
  * @param plainPort with TLS on {@code port}, a second port for plain HTTP (0: any free port), or -1 for none
  * @param tls the TLS settings ({@link TlsOptions#NONE}: plain HTTP)
  * @param http2 the HTTP/2 settings
+ * @param webSocket the WebSocket settings (options {@code ws-*})
  * @param ioThreads number of I/O loops
  * @param dispatch where handlers run: event-loop, virtual-threads, worker-pool
  * @param workerThreads size of the default worker pool
@@ -132,6 +147,7 @@ public record ServerOptions(
         int plainPort,
         TlsOptions tls,
         Http2Options http2,
+        WebSocketOptions webSocket,
         int ioThreads,
         Dispatch dispatch,
         int workerThreads,
@@ -240,6 +256,9 @@ public record ServerOptions(
         if (http2 == null) {
             throw new IllegalArgumentException("http2 must not be null: Http2Options.DEFAULTS");
         }
+        if (webSocket == null) {
+            throw new IllegalArgumentException("webSocket must not be null: WebSocketOptions.DEFAULTS");
+        }
         if (plainPort >= 0 && !tls.enabled()) {
             throw new IllegalArgumentException("plain-port is for a server with TLS on port; without TLS, port is plain");
         }
@@ -343,6 +362,15 @@ public record ServerOptions(
         private int h2InitialWindowSize = Http2Options.DEFAULT_INITIAL_WINDOW_SIZE;
         private int h2MaxFrameSize = Http2Options.DEFAULT_MAX_FRAME_SIZE;
         private int h2MaxHeaderListSize = Http2Options.DEFAULT_MAX_HEADER_LIST_SIZE;
+        private int wsMaxFrameSize = WebSocketOptions.DEFAULT_MAX_FRAME_SIZE;
+        private int wsMaxMessageSize = WebSocketOptions.DEFAULT_MAX_MESSAGE_SIZE;
+        private Duration wsIdleTimeout = WebSocketOptions.DEFAULT_IDLE_TIMEOUT;
+        private Duration wsPingInterval = WebSocketOptions.DEFAULT_PING_INTERVAL;
+        private long wsOutboundLimit = WebSocketOptions.DEFAULT_OUTBOUND_LIMIT;
+        private long wsMemory = WebSocketOptions.DEFAULT_MEMORY;
+        private boolean wsCompression = true;
+        private boolean wsCompressionContextTakeover;
+        private Duration wsCloseTimeout = WebSocketOptions.DEFAULT_CLOSE_TIMEOUT;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private Dispatch dispatch = Dispatch.VIRTUAL_THREADS;
         private int workerThreads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
@@ -554,6 +582,95 @@ public record ServerOptions(
             h2InitialWindowSize = h.initialWindowSize();
             h2MaxFrameSize = h.maxFrameSize();
             h2MaxHeaderListSize = h.maxHeaderListSize();
+            return this;
+        }
+        /**
+         * Largest WebSocket frame payload a client may send, 1009 beyond (option {@code ws-max-frame-size},
+         * default 1 MiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsMaxFrameSize(int v) { wsMaxFrameSize = v; return this; }
+        /**
+         * Largest WebSocket message a client may send, joined and inflated, 1009 beyond (option
+         * {@code ws-max-message-size}, default 1 MiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsMaxMessageSize(int v) { wsMaxMessageSize = v; return this; }
+        /**
+         * How long a WebSocket peer may send nothing (a pong counts) before it is closed with 1001 (option
+         * {@code ws-idle-timeout}, default 60 s).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsIdleTimeout(Duration v) { wsIdleTimeout = v; return this; }
+        /**
+         * Silence from a WebSocket peer after which it gets a ping; 0 for never (option
+         * {@code ws-ping-interval}, default 30 s).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsPingInterval(Duration v) { wsPingInterval = v; return this; }
+        /**
+         * Bytes of sent messages one WebSocket session may hold before its socket takes them; a send
+         * beyond closes the session with 1008 (option {@code ws-outbound-limit}, default 1 MiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsOutboundLimit(long v) { wsOutboundLimit = v; return this; }
+        /**
+         * Bytes of WebSocket messages all sessions together may hold (option {@code ws-memory}, default 256 MiB).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsMemory(long v) { wsMemory = v; return this; }
+        /**
+         * Whether permessage-deflate is agreed when a client offers it (option {@code ws-compression},
+         * default true).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder wsCompression(boolean v) { wsCompression = v; return this; }
+        /**
+         * Whether each WebSocket session keeps its compressor's window across messages (option
+         * {@code ws-compression-context-takeover}, default false).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder wsCompressionContextTakeover(boolean v) { wsCompressionContextTakeover = v; return this; }
+        /**
+         * Longest wait for a WebSocket peer's close frame after the server's (option {@code ws-close-timeout},
+         * default 5 s).
+         *
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder wsCloseTimeout(Duration v) { wsCloseTimeout = v; return this; }
+        /**
+         * All WebSocket settings at once.
+         *
+         * @param w the settings
+         * @return this builder
+         */
+        public Builder webSocket(WebSocketOptions w) {
+            wsMaxFrameSize = w.maxFrameSize();
+            wsMaxMessageSize = w.maxMessageSize();
+            wsIdleTimeout = w.idleTimeout();
+            wsPingInterval = w.pingInterval();
+            wsOutboundLimit = w.outboundLimit();
+            wsMemory = w.memory();
+            wsCompression = w.compression();
+            wsCompressionContextTakeover = w.compressionContextTakeover();
+            wsCloseTimeout = w.closeTimeout();
             return this;
         }
         /**
@@ -855,6 +972,15 @@ public record ServerOptions(
             h2InitialWindowSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-initial-window-size", h2InitialWindowSize));
             h2MaxFrameSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-frame-size", h2MaxFrameSize));
             h2MaxHeaderListSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-header-list-size", h2MaxHeaderListSize));
+            wsMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, source.size("ws-max-frame-size", wsMaxFrameSize));
+            wsMaxMessageSize = (int) Math.min(Integer.MAX_VALUE, source.size("ws-max-message-size", wsMaxMessageSize));
+            wsIdleTimeout = source.duration("ws-idle-timeout", wsIdleTimeout);
+            wsPingInterval = source.duration("ws-ping-interval", wsPingInterval);
+            wsOutboundLimit = source.size("ws-outbound-limit", wsOutboundLimit);
+            wsMemory = source.size("ws-memory", wsMemory);
+            wsCompression = source.bool("ws-compression", wsCompression);
+            wsCompressionContextTakeover = source.bool("ws-compression-context-takeover", wsCompressionContextTakeover);
+            wsCloseTimeout = source.duration("ws-close-timeout", wsCloseTimeout);
             ioThreads = source.integer("io-threads", ioThreads);
             dispatch = source.enumValue("dispatch", Dispatch.class, dispatch);
             workerThreads = source.integer("worker-threads", workerThreads);
@@ -909,7 +1035,10 @@ public record ServerOptions(
                             tlsClientAuth, tlsTrust, tlsProtocols, tlsHandshakeTimeout, tlsReloadInterval);
             Http2Options h2 = new Http2Options(http2, h2c, h2MaxConcurrentStreams, h2InitialWindowSize,
                     h2MaxFrameSize, h2MaxHeaderListSize);
-            return new ServerOptions(host, port, plainPort, tls, h2, ioThreads, dispatch, workerThreads, maxRequestLine,
+            WebSocketOptions ws = new WebSocketOptions(wsMaxFrameSize, wsMaxMessageSize, wsIdleTimeout,
+                    wsPingInterval, wsOutboundLimit, wsMemory, wsCompression, wsCompressionContextTakeover,
+                    wsCloseTimeout);
+            return new ServerOptions(host, port, plainPort, tls, h2, ws, ioThreads, dispatch, workerThreads, maxRequestLine,
                     maxHeaderSize, maxHeaders, maxBodySize, maxChunkExtension, headerReadTimeout,
                     bodyReadTimeout, idleTimeout, writeTimeout, maxRequestsPerConnection, maxConnections,
                     maxOpenFiles, backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,

@@ -47,6 +47,10 @@ class ServerOptionsTest {
         assertThat(o.bodySpoolThreshold()).isEqualTo(1024L * 1024);
         assertThat(o.bodySpoolDisk()).isEqualTo(1024L * 1024 * 1024);
         assertThat(o.bodySpoolDir()).isEmpty();
+        assertThat(o.http2()).isEqualTo(Http2Options.DEFAULTS);
+        assertThat(o.http2()).isEqualTo(new Http2Options(true, true, 100, 1 << 20, 16_384, 32 * 1024));
+        assertThat(o.http2().priorKnowledge()).isTrue();
+        assertThat(ServerOptions.builder().http2(false).build().http2().priorKnowledge()).as("h2c needs http2").isFalse();
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -89,7 +93,14 @@ class ServerOptionsTest {
                 bad("body-spool-threshold", "body-spool-threshold -1", b -> b.bodySpoolThreshold(-1)),
                 bad("body-spool-threshold", "body-spool-threshold 2GiB", b -> b.bodySpoolThreshold(Integer.MAX_VALUE - 15L)),
                 bad("body-spool-disk", "body-spool-disk -1", b -> b.bodySpoolDisk(-1)),
-                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)));
+                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)),
+                bad("h2-max-concurrent-streams", "h2-max-concurrent-streams 0", b -> b.h2MaxConcurrentStreams(0)),
+                bad("h2-max-concurrent-streams", "h2-max-concurrent-streams 10001", b -> b.h2MaxConcurrentStreams(10_001)),
+                bad("h2-initial-window-size", "h2-initial-window-size 0", b -> b.h2InitialWindowSize(0)),
+                bad("h2-initial-window-size", "h2-initial-window-size 2^29", b -> b.h2InitialWindowSize(1 << 29)),
+                bad("h2-max-frame-size", "h2-max-frame-size 16383", b -> b.h2MaxFrameSize(16_383)),
+                bad("h2-max-frame-size", "h2-max-frame-size 16MiB", b -> b.h2MaxFrameSize(1 << 24)),
+                bad("h2-max-header-list-size", "h2-max-header-list-size 1023", b -> b.h2MaxHeaderListSize(1023)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -166,6 +177,15 @@ class ServerOptionsTest {
                 "brisk.h2-initial-window-size", "70000",
                 "brisk.h2-max-frame-size", "32KiB",
                 "brisk.h2-max-header-list-size", "4KiB",
+                "brisk.ws-max-frame-size", "64KiB",
+                "brisk.ws-max-message-size", "2MiB",
+                "brisk.ws-idle-timeout", "90s",
+                "brisk.ws-ping-interval", "0s",
+                "brisk.ws-outbound-limit", "512KiB",
+                "brisk.ws-memory", "64MiB",
+                "brisk.ws-compression", "false",
+                "brisk.ws-compression-context-takeover", "true",
+                "brisk.ws-close-timeout", "2s",
                 "brisk.form-max-parts", "20",
                 "brisk.form-max-part-size", "1MiB",
                 "brisk.form-max-size", "2MiB",
@@ -175,8 +195,10 @@ class ServerOptionsTest {
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
                         java.nio.file.Path.of("/keys/ca.pem"), java.util.List.of("TLSv1.3"), Duration.ofSeconds(3),
-                        Duration.ZERO), new Http2Options(false, false, 10, 70_000, 32_768, 4096), 3,
-                Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
+                        Duration.ZERO), new Http2Options(false, false, 10, 70_000, 32_768, 4096),
+                new WebSocketOptions(64 << 10, 2 << 20, Duration.ofSeconds(90), Duration.ZERO, 512 << 10, 64L << 20,
+                        false, true, Duration.ofSeconds(2)),
+                3, Dispatch.WORKER_POOL, 17, 4096, 32768, 50,
                 1 << 20, 128, Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofMinutes(2),
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,

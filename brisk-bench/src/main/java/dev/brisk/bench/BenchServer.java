@@ -15,6 +15,8 @@ package dev.brisk.bench;
  *       variable {@code BENCH_STATIC_DIR}), with the server's own static-file handler, gzip (level 6, from
  *       1 KiB) when the request asks for it; only servers that have such a handler (Brisk, Jetty's
  *       {@code ResourceHandler}, Undertow's {@code ResourceHandler}, Vert.x's {@code StaticHandler})</li>
+ *   <li>{@code /ws/echo} a WebSocket echo of each text and binary message (Brisk, Netty and Vert.x;
+ *       {@code bench/ws.sh} drives it with {@link WsLoad})</li>
  * </ul>
  *
  * Each implementation is the idiomatic, minimal way to write this with that server, with its default

@@ -49,6 +49,8 @@ import java.util.OptionalInt;
  *       {@code app.js} with its precompressed {@code app.js.gz}, {@code data.json}, {@code index.html}):
  *       ranges, validators, {@code Cache-Control: public, max-age=60}, and gzip or deflate for text
  *       without a sibling ({@link Compression} on this mount only)</li>
+ *   <li>{@code GET /chat} a browser page with a WebSocket chat room ({@code /ws/chat}), a counter fed by
+ *       Server-Sent Events ({@code /sse/ticks}) and a WebSocket echo ({@code /ws/echo}): {@link RealtimeRoutes}</li>
  * </ul>
  *
  * <p>With the option {@code metrics-port} set ({@code BRISK_METRICS_PORT}), {@link #main} also serves
@@ -104,6 +106,7 @@ public final class ExampleApp {
         });
         cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
                 .use(Compression.defaults());
+        RealtimeRoutes.routes(cfg);
     }
 
     /** The form's fields: a single value as itself, repeated values as their list. */
@@ -239,6 +242,13 @@ public final class ExampleApp {
         System.out.println("  curl -i -H 'Origin: https://example.com' " + base + "/api/hello");
         System.out.println("  curl -i --compressed " + base + "/static/app.js");
         System.out.println("  curl -r 0-99 " + base + "/static/big.bin | xxd | head -3");
+        System.out.println("  open " + base + "/chat in two browser windows (WebSocket chat, SSE counter)");
+        System.out.println("  curl -N '" + base + "/sse/ticks?every=500'");
+        if (base.startsWith("http:")) {
+            System.out.println("  curl --http2-prior-knowledge " + base + "/hello     (HTTP/2, same port)");
+        } else {
+            System.out.println("  curl --http2 " + base + "/hello     (HTTP/2 by ALPN)");
+        }
         System.out.println("Stop with Ctrl-C.");
         app.awaitClose();
     }

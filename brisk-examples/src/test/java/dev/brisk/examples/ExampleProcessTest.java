@@ -145,6 +145,12 @@ class ExampleProcessTest {
             Files.delete(upload);
         }
 
+        // HTTP/2 in the clear with prior knowledge, on the same port as HTTP/1.1
+        assertThat(curl("--http2-prior-knowledge", base + "/hello")).startsWith("HTTP/2 200")
+                .contains("\ncontent-type: text/plain").endsWith("\n\nHello, World!");
+        assertThat(curl("--http2-prior-knowledge", "--data-binary", "hi h2", base + "/echo")).startsWith("HTTP/2 200")
+                .endsWith("\n\nhi h2");
+
         demo.destroy(); // SIGTERM: the shutdown hook closes the server
         assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
         try (ServerSocket again = new ServerSocket(port); ServerSocket metricsAgain = new ServerSocket(metricsPort)) {

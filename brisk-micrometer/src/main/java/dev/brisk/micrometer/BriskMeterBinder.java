@@ -30,6 +30,7 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.connections.timed.out [brisk_connections_timed_out_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.accept.pauses [brisk_accept_pauses_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.requests [brisk_requests_total]</td><td>counter</td><td>status_class 1xx..5xx</td></tr>
+ * <tr><td>brisk.protocol.requests [brisk_protocol_requests_total]</td><td>counter</td><td>protocol http/1.1, h2, h2c</td></tr>
  * <tr><td>brisk.requests.in.flight [brisk_requests_in_flight]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.requests.queued [brisk_requests_queued]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.requests.shed [brisk_requests_shed_total]</td><td>counter</td><td>reason</td></tr>
@@ -41,6 +42,12 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.access.log.dropped [brisk_access_log_dropped_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.body.memory.reserved [brisk_body_memory_reserved]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.body.spool.reserved [brisk_body_spool_reserved]</td><td>gauge (bytes)</td><td></td></tr>
+ * <tr><td>brisk.websocket.sessions.opened [brisk_websocket_sessions_opened_total]</td><td>counter</td><td></td></tr>
+ * <tr><td>brisk.websocket.sessions.active [brisk_websocket_sessions_active]</td><td>gauge</td><td></td></tr>
+ * <tr><td>brisk.websocket.messages [brisk_websocket_messages_total]</td><td>counter</td><td>direction in, out</td></tr>
+ * <tr><td>brisk.websocket.buffered.bytes [brisk_websocket_buffered_bytes]</td><td>gauge</td><td></td></tr>
+ * <tr><td>brisk.websocket.closed [brisk_websocket_closed_total]</td><td>counter</td><td>reason slow_receiver,
+ *     protocol_error, idle</td></tr>
  * <tr><td>brisk.saturation.ratio [brisk_saturation_ratio]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.rejection.rate [brisk_rejection_rate]</td><td>gauge (shed requests per second)</td><td></td></tr>
  * <tr><td>brisk.needs.scaleout [brisk_needs_scaleout]</td><td>gauge (0 or 1)</td><td></td></tr>
@@ -110,6 +117,10 @@ public final class BriskMeterBinder implements MeterBinder {
             counter(registry, "brisk.requests", "responses sent by status class", m -> m.requests(c),
                     Tags.of("status_class", c + "xx"));
         }
+        for (String protocol : metrics.requestsByProtocol().keySet()) {
+            counter(registry, "brisk.protocol.requests", "responses sent by the protocol that carried them",
+                    m -> m.requestsByProtocol().getOrDefault(protocol, 0L), Tags.of("protocol", protocol));
+        }
         gauge(registry, "brisk.requests.in.flight", "requests admitted and not yet answered", ServerMetrics::inFlight);
         gauge(registry, "brisk.requests.queued", "requests waiting for an in-flight slot", ServerMetrics::queued);
         gauge(registry, "brisk.concurrency.limit", "the in-flight limit now (0: unlimited)", ServerMetrics::concurrencyLimit);
@@ -132,6 +143,22 @@ public final class BriskMeterBinder implements MeterBinder {
                 ServerMetrics::bodyMemoryReserved);
         gauge(registry, "brisk.body.spool.reserved", "disk reserved by spooled request bodies now, bytes",
                 ServerMetrics::bodySpoolReserved);
+        counter(registry, "brisk.websocket.sessions.opened", "WebSocket sessions opened",
+                ServerMetrics::webSocketSessionsOpened, Tags.empty());
+        gauge(registry, "brisk.websocket.sessions.active", "WebSocket sessions open now",
+                m -> m.webSocketSessionsActive());
+        counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
+                ServerMetrics::webSocketMessagesIn, Tags.of("direction", "in"));
+        gauge(registry, "brisk.websocket.buffered.bytes", "bytes of WebSocket messages held now (ws-memory bounds them)",
+                m -> m.webSocketBufferedBytes());
+        counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
+                ServerMetrics::webSocketMessagesOut, Tags.of("direction", "out"));
+        counter(registry, "brisk.websocket.closed", "WebSocket sessions closed by the server, by reason",
+                ServerMetrics::webSocketSlowReceiversClosed, Tags.of("reason", "slow_receiver"));
+        counter(registry, "brisk.websocket.closed", "WebSocket sessions closed by the server, by reason",
+                ServerMetrics::webSocketProtocolErrors, Tags.of("reason", "protocol_error"));
+        counter(registry, "brisk.websocket.closed", "WebSocket sessions closed by the server, by reason",
+                ServerMetrics::webSocketIdleClosed, Tags.of("reason", "idle"));
         // routes are fixed once the app starts: one series per route template and status class
         for (String key : metrics.requestsByRoute().keySet()) {
             int space = key.indexOf(' ');

@@ -104,6 +104,9 @@ class BriskMicrometerTest {
 
         String after = registry.scrape();
         assertThat(after).contains("brisk_requests_total{status_class=\"2xx\"} 4.0\n");
+        assertThat(value(after, "brisk_protocol_requests_total{protocol=\"http/1.1\"}")).isEqualTo(7.0);
+        assertThat(value(after, "brisk_protocol_requests_total{protocol=\"h2\"}")).isZero();
+        assertThat(value(after, "brisk_protocol_requests_total{protocol=\"h2c\"}")).isZero();
         // by route template: /hi answered 3 times; the 503 refusal never reached the route, so it is not counted there
         assertThat(value(after, "brisk_route_requests_total{method=\"GET\",route=\"/hi\",status_class=\"2xx\"}"))
                 .isEqualTo(3.0);
@@ -153,7 +156,13 @@ class BriskMicrometerTest {
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
                 "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total",
-                "brisk_access_log_dropped_total", "brisk_body_memory_reserved", "brisk_body_spool_reserved");
+                "brisk_access_log_dropped_total", "brisk_body_memory_reserved", "brisk_body_spool_reserved",
+                "brisk_websocket_sessions_opened_total",
+                "brisk_websocket_sessions_active", "brisk_websocket_messages_total", "brisk_websocket_closed_total",
+                "brisk_websocket_buffered_bytes", "brisk_protocol_requests_total");
+        String scrape = registry.scrape();
+        assertThat(value(scrape, "brisk_websocket_messages_total{direction=\"in\"}")).isZero();
+        assertThat(value(scrape, "brisk_websocket_closed_total{reason=\"slow_receiver\"}")).isZero();
     }
 
     @Test

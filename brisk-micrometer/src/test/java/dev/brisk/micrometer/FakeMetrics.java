@@ -36,6 +36,14 @@ final class FakeMetrics implements ServerMetrics {
     @Override public Map<String, Long> parseErrors() { return Map.of(); }
     @Override public Map<String, Long> shed() { return Map.copyOf(shed); }
     @Override public long accessLogDropped() { return 0; }
+    @Override public long webSocketSessionsOpened() { return 0; }
+    @Override public long webSocketSessionsActive() { return 0; }
+    @Override public long webSocketMessagesIn() { return 0; }
+    @Override public long webSocketMessagesOut() { return 0; }
+    @Override public long webSocketSlowReceiversClosed() { return 0; }
+    @Override public long webSocketProtocolErrors() { return 0; }
+    @Override public long webSocketIdleClosed() { return 0; }
+    @Override public long webSocketBufferedBytes() { return 0; }
 
     @Override
     public java.util.Map<String, long[]> requestsByRoute() {

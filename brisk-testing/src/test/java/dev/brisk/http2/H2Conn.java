@@ -123,8 +123,24 @@ final class H2Conn implements AutoCloseable {
         headers(stream, true, request("GET", path));
     }
 
+    /** GETs of {@code paths} on streams {@code first}, {@code first + 2}..., in one write: they arrive together. */
+    void gets(int first, String... paths) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int i = 0; i < paths.length; i++) {
+            b.writeBytes(encode(HEADERS, END_HEADERS | END_STREAM, first + 2 * i, request("GET", paths[i])));
+        }
+        raw(b.toByteArray());
+    }
+
+    /** {@code data} as DATA frames of at most 16 KiB (the frame size every peer accepts). */
     void data(int stream, boolean endStream, byte[] data) throws IOException {
-        frame(DATA, endStream ? END_STREAM : 0, stream, data);
+        int off = 0;
+        do {
+            int n = Math.min(16_384, data.length - off);
+            boolean last = off + n == data.length;
+            frame(DATA, last && endStream ? END_STREAM : 0, stream, java.util.Arrays.copyOfRange(data, off, off + n));
+            off += n;
+        } while (off < data.length);
     }
 
     void rst(int stream, int code) throws IOException {
@@ -205,20 +221,43 @@ final class H2Conn implements AutoCloseable {
     /** Reads frames until one matches; fails when the connection ends first, or after {@code timeout}. */
     Frame await(Duration timeout, Predicate<Frame> what) throws IOException {
         long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - end < 0) {
-            Frame f = read();
-            if (f == null) {
-                throw new EOFException("the connection ended before the frame looked for");
+        java.util.List<Frame> skipped = new java.util.ArrayList<>();
+        try {
+            while (System.nanoTime() - end < 0) {
+                Frame f = read();
+                if (f == null) {
+                    throw new EOFException("the connection ended before the frame looked for; skipped " + skipped);
+                }
+                if (what.test(f)) {
+                    return f;
+                }
+                skipped.add(f);
             }
-            if (what.test(f)) {
-                return f;
-            }
+        } catch (SocketTimeoutException e) {
+            throw new SocketTimeoutException("no such frame; skipped " + skipped);
         }
-        throw new SocketTimeoutException("no such frame within " + timeout);
+        throw new SocketTimeoutException("no such frame within " + timeout + "; skipped " + skipped);
     }
 
     Frame await(Predicate<Frame> what) throws IOException {
         return await(Duration.ofSeconds(10), what);
+    }
+
+    /**
+     * The {@code :status} of each of {@code streams}, read in whatever order the answers come (handlers
+     * on other threads finish in any order).
+     */
+    java.util.Map<Integer, Integer> statuses(int... streams) throws IOException {
+        java.util.Map<Integer, Integer> got = new java.util.TreeMap<>();
+        java.util.Set<Integer> wanted = new java.util.HashSet<>();
+        for (int s : streams) {
+            wanted.add(s);
+        }
+        while (!got.keySet().containsAll(wanted)) {
+            Frame f = await(x -> x.type() == HEADERS && wanted.contains(x.stream()));
+            got.put(f.stream(), f.status());
+        }
+        return got;
     }
 
     static Predicate<Frame> type(int type) {

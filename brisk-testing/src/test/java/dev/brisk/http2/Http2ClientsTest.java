@@ -42,7 +42,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Issue 17, HTTP/2 through real clients on every engine: the JDK {@link HttpClient} (h2 over TLS, with
  * a test certificate), {@code curl --http2} over TLS and {@code curl --http2-prior-knowledge} in the
- * clear. The same handlers answer whichever protocol carried the request, so each answer is
+ * clear, and {@code h2load} (many streams at once, both ways; {@code .ci/run} installs it, and
+ * {@code BRISK_REQUIRE_H2LOAD=1} makes its absence a failure). The same handlers answer whichever protocol carried the request, so each answer is
  * compared with what HTTP/1.1 gives.
  */
 @ParameterizedClass
@@ -73,7 +74,7 @@ class Http2ClientsTest {
     }
 
     static void routes(BriskConfig cfg) {
-        cfg.options().maxBodySize(8 << 20); // HTTP/2 applies the server's limit (a route's is not seen yet)
+        cfg.options().maxBodySize(8 << 20);
         cfg.get("/hello", ctx -> ctx.text("hello"));
         cfg.get("/users/{id}", ctx -> ctx.header("X-User", ctx.pathParam("id"))
                 .text("user " + ctx.pathParam("id") + " q=" + ctx.queryParam("q")));
@@ -178,6 +179,22 @@ class Http2ClientsTest {
     }
 
     @Test
+    void aClientThatWaitsFor100ContinueGetsIt() throws Exception {
+        startTls();
+        HttpClient c = h2(key.trustingContext());
+        send(c, HttpRequest.newBuilder(URI.create(https("/hello")))); // h2 settled on the connection first
+        byte[] up = "a body after 100 Continue".getBytes(StandardCharsets.US_ASCII);
+        long t0 = System.nanoTime();
+        HttpResponse<byte[]> r = send(c, HttpRequest.newBuilder(URI.create(https("/echo"))).expectContinue(true)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(up)));
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(up);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no wait for the client's own timeout")
+                .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
     void manyStreamsAtOnceOnOneConnection() throws Exception {
         startTls();
         HttpClient c = h2(key.trustingContext());
@@ -222,6 +239,36 @@ class Http2ClientsTest {
                 .contains("HTTP/2 200").contains("content-length: 5");
         // and HTTP/1.1 on the same port, as before
         assertThat(curl("--http1.1", "-w", " %{http_version}", base + "/hello")).isEqualTo("hello 1.1");
+    }
+
+    @Test
+    void h2loadManyStreamsInTheClearAndOverTls() throws Exception {
+        boolean have = onPath("h2load");
+        if (!have && "1".equals(System.getenv("BRISK_REQUIRE_H2LOAD"))) {
+            throw new AssertionError("h2load is required (BRISK_REQUIRE_H2LOAD=1) but not on the PATH");
+        }
+        assumeTrue(have, "h2load (nghttp2-client) is not installed");
+        start(cfg -> { });
+        String clear = h2load("http://127.0.0.1:" + app.port() + "/users/5");
+        assertThat(clear).contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed")
+                .contains("status codes: 4000 2xx");
+        app.close();
+        startTls();
+        String tls = h2load("https://127.0.0.1:" + app.port() + "/users/6");
+        assertThat(tls).contains("Application protocol: h2")
+                .contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed");
+    }
+
+    /** h2load: 4 connections of 20 streams at once, 4000 requests; its whole output. */
+    private static String h2load(String url) throws Exception {
+        Process p = new ProcessBuilder("h2load", "-n", "4000", "-c", "4", "-m", "20", "-T", "20", url)
+                .redirectErrorStream(true).start();
+        String out;
+        try (InputStream in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("h2load finished").isTrue();
+        return out;
     }
 
     @Test
@@ -282,6 +329,8 @@ class Http2ClientsTest {
             HttpClient c = h2(key.trustingContext());
             send(c, HttpRequest.newBuilder(URI.create(https("/users/9"))).header("X-Request-Id", "req-9"));
             long responses = app.metrics().requests();
+            assertThat(app.metrics().requestsByProtocol()).containsEntry("h2", 1L).containsEntry("h2c", 0L)
+                    .containsEntry("http/1.1", 0L);
             app.close(); // the log is written out at close
             app = null;
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("method=GET route=/users/{id} path=/users/9 status=200")

@@ -233,14 +233,40 @@ class Http2ProtectionsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
         start(cfg -> cfg.options().h2MaxConcurrentStreams(2));
         try (H2Conn c = new H2Conn(app.port())) {
-            c.get(1, "/slow");
-            c.get(3, "/slow");
-            c.get(5, "/slow");
+            c.gets(1, "/slow", "/slow", "/slow");
             H2Conn.Frame refused = c.await(on(RST_STREAM, 5));
             assertThat(refused.errorCode()).isEqualTo(H2Conn.REFUSED_STREAM);
-            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
-            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+            assertThat(c.statuses(1, 3)).containsEntry(1, 200).containsEntry(3, 200);
         }
+    }
+
+    @Test
+    void theInFlightLimitShedsAndQueuesStreams() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(1)
+                .requestQueueTimeout(Duration.ofSeconds(5)));
+        try (H2Conn c = new H2Conn(app.port())) {
+            // /slow holds the one slot for 300 ms; the first /hello waits in the queue, then is served;
+            // the second finds the queue full: shed at once
+            c.gets(1, "/slow", "/hello", "/hello");
+            assertThat(c.statuses(1, 3, 5)).containsEntry(1, 200).containsEntry(3, 200).containsEntry(5, 503);
+        }
+        assertThat(app.metrics().shed()).containsEntry("concurrency-limit", 1L);
+        assertThat(app.metrics().inFlight()).isZero();
+        assertThat(app.metrics().requestsByProtocol()).containsEntry("h2c", 3L);
+    }
+
+    @Test
+    void aStreamQueuedTooLongIsShed() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(4)
+                .requestQueueTimeout(Duration.ofMillis(100)));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.gets(1, "/slow", "/hello");
+            assertThat(c.statuses(1, 3)).containsEntry(1, 200).containsEntry(3, 503);
+        }
+        assertThat(app.metrics().shed()).containsEntry("queue-timeout", 1L);
+        assertThat(app.metrics().queued()).isZero();
     }
 
     private boolean cfgIsNio() {
@@ -272,6 +298,33 @@ class Http2ProtectionsTest {
     }
 
     @Test
+    void bodiesDrawFromTheServersBudgetAndTheStreamItCannotTakeIs503() throws Exception {
+        // HTTP/2 bodies draw from body-memory-budget as HTTP/1.1 bodies do (a declared length reserved
+        // whole): the stream the budget cannot take is answered 503 and reset, the others go on
+        start(cfg -> cfg.options().bodyMemoryBudget(160_000));
+        try (H2Conn c = new H2Conn(app.port())) {
+            for (int stream = 1; stream <= 9; stream += 2) { // five bodies of 35,000 bytes: 175,000 > 160,000
+                c.headers(stream, false, H2Conn.request("POST", "/echo", "content-length", "35000"));
+                c.data(stream, false, new byte[35_000]);
+            }
+            H2Conn.Frame refused = c.await(f -> f.type() == HEADERS);
+            assertThat(refused.stream()).as("the fifth body went past the budget").isEqualTo(9);
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(c.await(on(RST_STREAM, 9)).errorCode()).isEqualTo(H2Conn.NO_ERROR);
+            assertThat(app.metrics().bodyMemoryReserved()).as("four bodies held").isEqualTo(140_000);
+            for (int stream = 1; stream <= 7; stream += 2) {
+                c.data(stream, true, new byte[0]);
+            }
+            assertThat(c.statuses(1, 3, 5, 7).values()).containsOnly(200);
+        }
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (app.metrics().bodyMemoryReserved() != 0 && System.nanoTime() < end) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        assertThat(app.metrics().bodyMemoryReserved()).as("every body's memory given back").isZero();
+    }
+
+    @Test
     void aBodyThatStopsComingIs408() throws Exception {
         start(cfg -> cfg.options().bodyReadTimeout(QUICK));
         try (H2Conn c = new H2Conn(app.port())) {
@@ -279,6 +332,21 @@ class Http2ProtectionsTest {
             c.data(1, false, new byte[10]);
             assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(408);
             assertThat(c.await(on(RST_STREAM, 1)).errorCode()).isEqualTo(H2Conn.NO_ERROR);
+        }
+    }
+
+    @Test
+    void maxRequestsPerConnectionEndsTheConnectionAfterItsLastStream() throws Exception {
+        start(cfg -> cfg.options().maxRequestsPerConnection(2));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/hello");
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            c.get(3, "/hello");
+            H2Conn.Frame g = c.await(type(GOAWAY));
+            assertThat(g.lastStream()).isEqualTo(3);
+            assertThat(g.errorCode()).isEqualTo(H2Conn.NO_ERROR);
+            assertThat(c.await(on(HEADERS, 3)).status()).as("the last stream is answered").isEqualTo(200);
+            assertThat(c.closedWithin(Duration.ofSeconds(5))).isTrue();
         }
     }
 

@@ -51,6 +51,9 @@ public final class BriskServer implements BenchServer {
                 cfg.staticFiles("/static", StaticFiles.directory(BenchServer.staticDir()).precompressed(false))
                         .use(Compression.defaults());
             }
+            cfg.ws("/ws/echo", ws -> ws
+                    .onText((s, text) -> s.sendText(text))
+                    .onBinary((s, data) -> s.sendBinary(data)));
         }).start();
     }
 

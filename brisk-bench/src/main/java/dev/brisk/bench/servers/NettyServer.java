@@ -32,6 +32,10 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -62,10 +66,22 @@ public final class NettyServer implements BenchServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), new Handler());
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
+                                new WebSocketServerProtocolHandler("/ws/echo", null, false, MAX_BODY),
+                                new WebSocketEcho(), new Handler());
                     }
                 })
                 .bind("127.0.0.1", port).sync().channel();
+    }
+
+    /** The WebSocket echo: each data frame back as it came (its buffer retained for the write). */
+    private static final class WebSocketEcho extends SimpleChannelInboundHandler<WebSocketFrame> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+            if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
+                ctx.writeAndFlush(frame.retain());
+            }
+        }
     }
 
     private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {

@@ -69,7 +69,16 @@ public final class VertxServer implements BenchServer {
                         dev.brisk.bench.BenchServer.staticDir().toAbsolutePath().toString()));
                 server.setCompressionSupported(true);
             }
-            return vertx.createHttpServer(server).requestHandler(router).listen(port, "127.0.0.1");
+            return vertx.createHttpServer(server)
+                    .webSocketHandler(ws -> {
+                        if (!ws.path().equals("/ws/echo")) {
+                            ws.close((short) 1008);
+                            return;
+                        }
+                        ws.textMessageHandler(ws::writeTextMessage);
+                        ws.binaryMessageHandler(ws::writeBinaryMessage);
+                    })
+                    .requestHandler(router).listen(port, "127.0.0.1");
         }
     }
 

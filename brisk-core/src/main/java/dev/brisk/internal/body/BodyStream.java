@@ -58,9 +58,10 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
     private final ByteBudget budget;
     private final Feed feed;
     private final long limit;
+    private final int window;
     private final AtomicInteger holders = new AtomicInteger(1);
     // guarded by lock
-    private byte[] ring = new byte[WINDOW];
+    private byte[] ring;
     private int head;
     private int count;
     private boolean ended;
@@ -78,12 +79,42 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
      * @param limit the most body bytes it may carry (413 beyond)
      */
     public BodyStream(ByteBudget budget, Feed feed, long limit) {
+        this(budget, feed, limit, WINDOW);
+    }
+
+    /**
+     * @param budget the memory budget its {@code window} was reserved from; given back when released
+     * @param limit the most body bytes it may carry (413 beyond)
+     * @param window the bytes it holds for the handler at most (HTTP/2: the stream's flow-control window)
+     */
+    public BodyStream(ByteBudget budget, Feed feed, long limit, int window) {
         this.budget = budget;
         this.feed = feed;
         this.limit = limit;
+        this.window = window;
+        this.ring = new byte[window];
+    }
+
+    /**
+     * The reader is to ask the connection for more ({@link Feed#more}) once it has read the window down
+     * to half, whether or not it was ever full: for a connection that lets the client send only as far as
+     * it has room (HTTP/2's window), which never finds it full. Loop thread.
+     */
+    public void askWhenHalfRead() {
+        lock.lock();
+        try {
+            starved = true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---- the connection's side --------------------------------------------------------------
+
+    /** {@return the most bytes it holds for the handler} */
+    public int capacity() {
+        return window;
+    }
 
     /** Free bytes in the window; at 0 the reader is told to ask for more once it has read. Loop thread. */
     public int room() {
@@ -286,7 +317,7 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
             } finally {
                 lock.unlock();
             }
-            budget.release(WINDOW);
+            budget.release(window);
         }
     }
 }

@@ -90,7 +90,7 @@ public final class Server implements TransportHost {
         this.bodies = new BodyStore(options);
         app.bodies(bodies);
         this.http1 = new Http1Shared(options, app, accessLog, admission, bodies);
-        this.http2 = new Http2Shared(options, app, accessLog, http1);
+        this.http2 = new Http2Shared(options, app, accessLog, admission, http1);
         if (options.http2().priorKnowledge()) {
             http1.priorKnowledge(http2.priorKnowledge());
         }

@@ -11,6 +11,7 @@ import dev.brisk.internal.web.ExchangeOwner;
 import dev.brisk.internal.web.RequestBody;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import dev.brisk.internal.web.ProtocolSwitch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -319,6 +320,11 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
         return wire.tls();
     }
 
+    @Override
+    public boolean canSwitchProtocols() {
+        return true;
+    }
+
     /** After {@code ex}'s response is written, hands the wire to {@code next}'s protocol. Loop thread. */
     void upgradeAfter(Exchange ex, Upgrade next) {
         if (ex == exchange) {
@@ -350,6 +356,16 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
             }
             if (echoIds) {
                 ex.echoRequestId();
+            }
+            ProtocolSwitch next = ex.protocolSwitch();
+            if (next != null && conn.closingAfterResponse()) {
+                ex.declineSwitch(503, "Service Unavailable: the server is shutting down");
+                next = null;
+            }
+            if (next != null) {
+                upgradeAfter(ex, next.upgrade()); // before the send: a head about to switch is never batched
+                writer.sendSwitch(ex, next);
+                return;
             }
             if (!writer.send(ex, conn.closingAfterResponse(), shared.streams())) {
                 conn.refuse(500, "Response headers too large");

@@ -534,7 +534,13 @@ final class Http1Connection implements Protocol {
             }
             advance();
             if (shared.draining() && idle()) {
-                drain(); // its response said keep-alive, framed before the drain began
+                // its response said keep-alive, framed before the drain began; a blocking loop must not
+                // read here (its read would block): its own idle read takes a request sent in the grace
+                if (wire.blocking()) {
+                    grace();
+                } else {
+                    drain();
+                }
             }
         }
     }
@@ -612,10 +618,21 @@ final class Http1Connection implements Protocol {
      */
     @Override
     public void drain() {
+        if (channel.streaming() || state == HANDLING) {
+            channel.stream().drain(); // an event stream ends (a stream being set up ends as it starts)
+        }
         if (idle()) {
             onReadable();
         }
-        if (!idle() || graceGiven) {
+        if (!idle()) {
+            return;
+        }
+        grace();
+    }
+
+    /** An idle connection in a drain: {@code drain-grace} to receive a last request, once (0: closed now). */
+    private void grace() {
+        if (graceGiven) {
             return;
         }
         long grace = opts.drainGrace().toNanos();

@@ -76,16 +76,6 @@ public final class Http1Shared implements ProtocolFactory {
         return streamed ? limit : bodies.bufferedLimit(limit);
     }
 
-    /**
-     * The most body bytes {@code ex} may carry when its body is buffered whatever its route says (HTTP/2
-     * buffers every body, a streamed route's too): its route's own limit, else {@code max-body-size}.
-     */
-    public long bufferedBodyLimit(Exchange ex) {
-        CompiledRoute r = ex.route();
-        long limit = r != null && r.maxBodySize() != CompiledRoute.SERVER_LIMIT ? r.maxBodySize() : options.maxBodySize();
-        return bodies.bufferedLimit(limit);
-    }
-
     /** Where response body streams are copied to their connections (they may block); set at start. */
     public void streams(Executor executor) {
         streams = executor;

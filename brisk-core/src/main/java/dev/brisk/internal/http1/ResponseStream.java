@@ -95,6 +95,17 @@ final class ResponseStream {
         });
     }
 
+    /** A shutdown began: an endless body (an event stream) ends, so the response can finish. */
+    void drain() {
+        if (pending instanceof dev.brisk.internal.web.DrainableBody d) {
+            d.drain();
+        }
+        StreamPump p = pump;
+        if (p != null) {
+            p.drain();
+        }
+    }
+
     /** The connection closed: the pump stops, a piece waiting to be written fails. */
     void close() {
         InputStream p0 = pending;

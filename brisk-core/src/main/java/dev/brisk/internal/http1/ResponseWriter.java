@@ -93,6 +93,30 @@ final class ResponseWriter {
     }
 
     /**
+     * Sends {@code ex}'s {@code 101 Switching Protocols} head for {@code next} (with the headers the
+     * chain set, a request id or a cookie, behind the switch's own); then the connection's
+     * {@code responseWritten} hands the wire over. A head too large for the buffer is a programming error
+     * of the protocol's: its fields are few and short.
+     */
+    void sendSwitch(Exchange ex, dev.brisk.internal.web.ProtocolSwitch next) {
+        java.util.List<String> fields = next.headFields();
+        java.util.List<String> own = ex.responseHeaders();
+        if (!own.isEmpty()) {
+            java.util.ArrayList<String> all = new java.util.ArrayList<>(fields);
+            all.addAll(own);
+            fields = all;
+        }
+        ByteBuffer out = pool.acquire();
+        if (!ResponseEncoder.encodeHead(out, 101, null, fields, ResponseEncoder.NO_LENGTH, ResponseEncoder.KEEP_ALIVE)) {
+            pool.release(out);
+            throw new IllegalStateException("a 101 head larger than an output buffer");
+        }
+        recorder.responded(Recorder.ANSWERED, 101, ex, null, null, 0);
+        ex.release();
+        output.send(out.flip(), null, responseWritten);
+    }
+
+    /**
      * Frames {@code ex}'s response; false when its headers do not fit even a 1 MiB buffer (then its
      * stream, if any, is closed and nothing is held).
      */

@@ -44,6 +44,13 @@ final class StreamPump implements Runnable {
         }
     }
 
+    /** A shutdown began: a body that would never end by itself ends now. Any thread. */
+    void drain() {
+        if (in instanceof dev.brisk.internal.web.DrainableBody d) {
+            d.drain();
+        }
+    }
+
     /** One piece of the body: a copy, framed as a chunk when {@code chunked}. */
     static ByteBuffer frame(byte[] data, int n, boolean chunked) {
         if (!chunked) {

@@ -47,6 +47,13 @@ final class FloodGuard {
         return ++control > MAX_CONTROL;
     }
 
+    /** Over a cap ({@code over}): the connection ends with ENHANCE_YOUR_CALM, an exception the reader passes on. */
+    static void enforce(boolean over) throws Http2Exception {
+        if (over) {
+            throw new Http2Exception(H2.ENHANCE_YOUR_CALM, "too many resets or control frames");
+        }
+    }
+
     private void roll(long now) {
         if (now - windowStart >= WINDOW_NANOS) {
             windowStart = now;

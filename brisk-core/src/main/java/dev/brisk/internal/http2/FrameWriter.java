@@ -92,6 +92,14 @@ final class FrameWriter {
         src.limit(limit);
     }
 
+    /** A {@code DATA} frame of the ASCII {@code text}, copied; it fits one pooled buffer. */
+    void dataAscii(int stream, String text, boolean endStream) {
+        int n = text.length();
+        ByteBuffer b = out.room(H2.FRAME_HEADER + n);
+        Http2Output.header(b, n, H2.DATA, endStream ? H2.END_STREAM : 0, stream);
+        dev.brisk.internal.http.Ascii.put(b, text);
+    }
+
     /** A {@code DATA} frame whose payload goes out as a view of {@code src}'s next {@code n} bytes; advances {@code src}. */
     void dataView(int stream, ByteBuffer src, int n, boolean endStream) {
         Http2Output.header(out.room(H2.FRAME_HEADER), n, H2.DATA, endStream ? H2.END_STREAM : 0, stream);

@@ -95,6 +95,22 @@ final class HpackEncoder {
         string(value, false);
     }
 
+    /** A field of the static table's name {@code staticIndex} whose value is the decimal {@code v} (no string made). */
+    void field(int staticIndex, long v) {
+        ensure(26);
+        putInt(0x00, 4, staticIndex);
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        buf[len++] = (byte) digits; // plain: digits gain little from Huffman coding
+        for (int i = len + digits - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        len += digits;
+    }
+
     /** A field whose value is given as bytes (the cached {@code date}). */
     void field(int staticIndex, byte[] value, int off, int n) {
         ensure(5);

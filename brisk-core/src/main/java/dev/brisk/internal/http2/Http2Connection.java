@@ -2,8 +2,6 @@ package dev.brisk.internal.http2;
 
 import dev.brisk.Http2Options;
 import dev.brisk.TlsInfo;
-import dev.brisk.internal.http.BodyBuffer;
-import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.http1.LingeringClose;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Wire;
@@ -14,20 +12,24 @@ import java.util.concurrent.Executor;
 
 /**
  * HTTP/2 (RFC 9113) on one {@link Wire}: the connection's state machine. Frames come in through a
- * {@link FrameReader}; a header block is decoded by the connection's {@link HpackDecoder} into
- * {@link RequestFields}, and a valid request becomes an {@link Http2Stream} whose {@link Exchange}
- * goes to the app once its body is whole, dispatched as an HTTP/1.1 request is (on the blocking
- * engine right on this thread). Answers go out through the {@link ResponseSender}; control frames
- * through the {@link FrameWriter}; a {@link FloodGuard} caps what a client can make it do for nothing.
+ * {@link FrameReader}; the connection keeps what is the connection's (the preface, SETTINGS, PING,
+ * GOAWAY, its window, its deadlines, the drain) and hands what is a stream's to
+ * {@link RequestStreams}, which turns header blocks and DATA into {@link Exchange}s for the app,
+ * dispatched as HTTP/1.1 requests are (on the blocking engine right on this thread). Answers go out
+ * through the {@link ResponseSender}; frames through the {@link FrameWriter} into one ordered
+ * {@link Http2Output}, written at the end of each event; a {@link FloodGuard} caps what a client can
+ * make it do for nothing.
  *
  * <pre>
- *   (open: SETTINGS sent) ─▶ PREFACE ──24 bytes of preface──▶ OPEN ──────────────────────────────────┐
- *                              │ wrong bytes, timeout             │ drain(): GOAWAY(2^31-1) + PING     │
- *                              ▼                                  ▼  (ack or drain-grace)             │
- *                            CLOSED ◀── close(), I/O error,    DRAINING ─▶ GOAWAY(last stream id) ───┤
- *                                       end of stream              (streams finish; none left)       │
- *   connection error: GOAWAY(code) ──▶ CLOSING (output flushed) ──▶ lingering close ◀─────────────────┘
- *   idle for idle-timeout: GOAWAY(NO_ERROR) ──▶ lingering close
+ *   (open: SETTINGS sent) ─▶ PREFACE ──the preface's 24 bytes──▶ OPEN
+ *                              │ timeout: closed                   │ drain(): GOAWAY(2^31-1) + PING, then at the
+ *                              │                                   │ ping's answer or drain-grace GOAWAY(last id);
+ *                              │                                   │ max-requests-per-connection; the client's GOAWAY
+ *                              │                                   ▼
+ *                              │                  final GOAWAY sent: streams finish; none left ──────────┐
+ *                              ▼                                                                          ▼
+ *   wrong preface, connection error, idle-timeout: GOAWAY(code) ──▶ CLOSING ──written──▶ lingering close
+ *   close(), an I/O error, the end of the stream, a write stall, in any state ──▶ CLOSED
  * </pre>
  *
  * <p>Threads: every method on the wire's loop thread, except {@link #execute}, {@link #inLoop},
@@ -44,51 +46,25 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private static final long DRAIN_PING = 0x6272_6973_6b2d_6472L;
     /** How often a blocking loop looks at the timers while streams are open. */
     private static final long TICK_NANOS = 100_000_000L;
-    /** How many streams reset by this side are remembered: frames the client sent before it saw the reset are ignored. */
-    private static final int RESET_MEMORY = 64;
 
     private final Wire wire;
     private final Http2Shared shared;
     private final Http2Options h2;
     private final FrameReader reader;
-    private final HpackDecoder decoder = new HpackDecoder(H2.DEFAULT_HEADER_TABLE_SIZE);
-    private final RequestFields fields;
     private final Http2Output out;
     private final FrameWriter frames;
     private final ResponseSender sender;
-    private final StreamMap streams = new StreamMap();
+    private final RequestStreams streams;
     private final FloodGuard flood;
     private final long writeNanos;
     private final long idleNanos;
     private final long headerNanos;
-    private final long bodyNanos;
-    private final int blockCap;
-    private final int connWindowTarget;
 
     private int state = PREFACE;
     private ByteBuffer in; // write mode: unread bytes from inStart to position
     private int inStart;
     private int prefaceSeen;
     private final long prefaceDeadline;
-
-    // the header block being received
-    private byte[] block = new byte[1024];
-    private int blockLen;
-    private boolean blockEndStream;
-    private int blockDependency;
-    private long blockStarted;
-
-    /** The highest stream id the client opened. */
-    private int lastClientStream;
-    private final int[] resetByUs = new int[RESET_MEMORY];
-    private int resetCursor;
-
-    // flow control of what the client sends
-    private int connRecvWindow = H2.DEFAULT_WINDOW;
-    private int connRecvUnacked;
-    private long peerInitialWindow = H2.DEFAULT_WINDOW;
-    /** The stream DATA bytes go to, or null when they are dropped. */
-    private Http2Stream dataTarget;
 
     // lifecycle
     private boolean draining;
@@ -102,7 +78,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private boolean flushQueued;
     /** An event is being handled: it writes at its end, so an answer made meanwhile needs no flush task. */
     private boolean inEvent;
-    private volatile boolean closedFlag;
     private final Runnable flushTask = this::flushTask;
 
     Http2Connection(Wire wire, Http2Shared shared, ByteBuffer buffered) {
@@ -112,17 +87,16 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         this.writeNanos = shared.options.writeTimeout().toNanos();
         this.idleNanos = shared.options.idleTimeout().toNanos();
         this.headerNanos = shared.options.headerReadTimeout().toNanos();
-        this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
-        this.blockCap = 2 * h2.maxHeaderListSize();
-        this.connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
+        // the connection's window: four streams' worth, so a few uploads at once need not wait for each other
+        int connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
         this.reader = new FrameReader(this, h2.maxFrameSize());
-        this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders());
         this.out = new Http2Output(wire);
         this.frames = new FrameWriter(out);
         this.sender = new ResponseSender(this, frames, out, new StreamRecorder(wire, shared.accessLog),
                 wire.blocking(), shared.options.requestIds());
         long now = wire.clock();
         this.flood = new FloodGuard(h2.maxConcurrentStreams(), now);
+        this.streams = new RequestStreams(this, wire, shared, frames, sender, flood, connWindowTarget);
         this.prefaceDeadline = now + headerNanos;
         this.idleSince = now;
         // the server's preface: SETTINGS first, then the connection's larger window
@@ -137,7 +111,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         frames.settings(settings);
         if (connWindowTarget > H2.DEFAULT_WINDOW) {
             frames.windowUpdate(0, connWindowTarget - H2.DEFAULT_WINDOW);
-            connRecvWindow = connWindowTarget;
         }
         if (buffered != null && buffered.hasRemaining()) {
             holdInput();
@@ -223,7 +196,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private void onEof() {
         if (state == OPEN && shared.http1.draining() && !goAwayFinal) {
             // the drain ended an idle read: say so before closing
-            frames.goAway(lastClientStream, H2.NO_ERROR, null);
+            frames.goAway(streams.lastClientStream(), H2.NO_ERROR, null);
             out.flush();
         }
         close();
@@ -319,7 +292,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         if (state == PREFACE) {
             return prefaceDeadline;
         }
-        if (out.pending() > 0 || streams.size() > 0 || reader.inHeaderBlock() || state == CLOSING) {
+        if (out.pending() > 0 || streams.open() > 0 || reader.inHeaderBlock() || state == CLOSING) {
             // a fixed beat, not pushed back by every read that ends with nothing: onTimer moves it on
             if (tickAt == 0 || tickAt - now > TICK_NANOS) {
                 tickAt = now + TICK_NANOS;
@@ -353,11 +326,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
                 if (value < 0) {
                     throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1");
                 }
-                long delta = value - peerInitialWindow;
-                peerInitialWindow = value;
-                if (delta != 0) {
-                    windowsChanged(delta);
-                }
+                streams.peerInitialWindow(value);
             }
             case H2.SETTINGS_MAX_FRAME_SIZE -> {
                 if (value < H2.MIN_MAX_FRAME_SIZE || value > H2.MAX_MAX_FRAME_SIZE) {
@@ -372,29 +341,12 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         }
     }
 
-    /** The client's initial window changed by {@code delta}: every stream's window moves with it (6.9.2). */
-    private void windowsChanged(long delta) throws Http2Exception {
-        Http2Exception[] overflow = new Http2Exception[1];
-        streams.forEach(s -> {
-            s.sendWindow += delta;
-            if (s.sendWindow > H2.MAX_WINDOW) {
-                overflow[0] = new Http2Exception(H2.FLOW_CONTROL_ERROR, "a stream window above 2^31-1");
-            } else if (s.sendWindow > 0) {
-                s.blockedSince = 0;
-                sender.schedule(s);
-            }
-        });
-        if (overflow[0] != null) {
-            throw overflow[0];
-        }
-    }
-
     @Override
     public void settingsEnd(boolean ack) throws Http2Exception {
         if (ack) {
             return;
         }
-        calm(flood.control(wire.clock()));
+        FloodGuard.enforce(flood.control(wire.clock()));
         frames.settingsAck();
     }
 
@@ -406,7 +358,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             }
             return;
         }
-        calm(flood.control(wire.clock()));
+        FloodGuard.enforce(flood.control(wire.clock()));
         frames.ping(true, payload);
     }
 
@@ -417,331 +369,73 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     @Override
     public void unknownFrame(int type) throws Http2Exception {
-        calm(flood.control(wire.clock()));
+        FloodGuard.enforce(flood.control(wire.clock()));
     }
 
     @Override
     public void emptyContinuation() throws Http2Exception {
-        calm(flood.control(wire.clock()));
+        FloodGuard.enforce(flood.control(wire.clock()));
     }
 
     @Override
     public void windowUpdate(int stream, int increment) throws Http2Exception {
-        if (stream == 0) {
-            if (increment == 0) {
-                throw new Http2Exception(H2.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 for the connection");
-            }
-            if (!sender.connWindowUpdate(increment)) {
-                throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "connection window above 2^31-1");
-            }
+        if (stream != 0) {
+            streams.windowUpdate(stream, increment);
             return;
-        }
-        Http2Stream s = streams.get(stream);
-        if (s == null) {
-            if (stream > lastClientStream) {
-                throw new Http2Exception(H2.PROTOCOL_ERROR, "WINDOW_UPDATE on an idle stream");
-            }
-            return; // a closed stream: it may have been in flight
         }
         if (increment == 0) {
-            resetStream(s, H2.PROTOCOL_ERROR, true);
-            return;
+            throw new Http2Exception(H2.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 for the connection");
         }
-        s.sendWindow += increment;
-        if (s.sendWindow > H2.MAX_WINDOW) {
-            resetStream(s, H2.FLOW_CONTROL_ERROR, true);
-            return;
-        }
-        if (s.sendWindow > 0) {
-            s.blockedSince = 0;
-            sender.schedule(s);
+        if (!sender.connWindowUpdate(increment)) {
+            throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "connection window above 2^31-1");
         }
     }
 
-    // ---- frames in: streams -------------------------------------------------------------------
+    // ---- frames in: streams (RequestStreams) --------------------------------------------------
 
     @Override
     public void headers(int stream, boolean endStream, int dependency) {
-        blockLen = 0;
-        blockEndStream = endStream;
-        blockDependency = dependency;
-        blockStarted = wire.clock();
+        streams.headers(stream, endStream, dependency);
     }
 
     @Override
     public void headerBytes(byte[] a, int off, int len) throws Http2Exception {
-        if (blockLen + len > blockCap) {
-            // HPACK cannot skip part of a block: the only safe answer to a flood is to stop the connection
-            throw new Http2Exception(H2.ENHANCE_YOUR_CALM, "header block larger than " + blockCap + " bytes");
-        }
-        if (blockLen + len > block.length) {
-            block = java.util.Arrays.copyOf(block, Math.max(blockLen + len, block.length * 2));
-        }
-        System.arraycopy(a, off, block, blockLen, len);
-        blockLen += len;
+        streams.headerBytes(a, off, len);
     }
 
     @Override
     public void headersEnd(int stream) throws Http2Exception {
-        Http2Stream s = streams.get(stream);
-        try {
-            if (s != null) {
-                trailers(s);
-            } else if (stream <= lastClientStream) {
-                decode(false); // keeps the HPACK state in step
-                if (!wasResetByUs(stream)) {
-                    throw new Http2Exception(H2.STREAM_CLOSED, "HEADERS on closed stream " + stream);
-                }
-            } else {
-                newStream(stream);
-            }
-        } finally {
-            if (block.length > 16 * 1024) {
-                block = new byte[1024]; // an idle connection keeps no large block
-            }
-        }
-    }
-
-    private void decode(boolean trailers) throws Http2Exception {
-        fields.reset(trailers);
-        decoder.decode(block, 0, blockLen, fields);
-        fields.finish();
-    }
-
-    private void newStream(int id) throws Http2Exception {
-        if ((id & 1) == 0) {
-            throw new Http2Exception(H2.PROTOCOL_ERROR, "stream " + id + " is even: clients open odd streams");
-        }
-        lastClientStream = id;
-        decode(false);
-        if (goAwayFinal && id > goAwayLast) {
-            return; // after the final GOAWAY: not served, the client knows to retry it
-        }
-        if (blockDependency == id) {
-            rstClosed(id, H2.PROTOCOL_ERROR, true); // a stream cannot depend on itself (5.3.1)
-            return;
-        }
-        if (streams.size() >= h2.maxConcurrentStreams()) {
-            rstClosed(id, H2.REFUSED_STREAM, true);
-            return;
-        }
-        if (fields.malformed() != null) {
-            rstClosed(id, H2.PROTOCOL_ERROR, true);
-            return;
-        }
-        Http2Stream s = new Http2Stream(id, this, peerInitialWindow, h2.initialWindowSize());
-        streams.put(id, s);
-        s.headAt = System.nanoTime();
-        s.lastInput = wire.clock();
-        s.remoteClosed = blockEndStream;
-        if (fields.tooLarge()) {
-            refuse(s, 431, "Request header fields too large");
-            return;
-        }
-        if (fields.isConnect()) {
-            refuse(s, 501, "CONNECT is not supported");
-            return;
-        }
-        s.contentLength = fields.contentLength();
-        if (s.remoteClosed && s.contentLength > 0) {
-            resetStream(s, H2.PROTOCOL_ERROR, true); // content-length promises a body that is not there
-            return;
-        }
-        s.exchange = fields.exchange(s);
-        shared.app.route(s.exchange);
-        s.bodyLimit = shared.http1.bufferedBodyLimit(s.exchange);
-        if (s.contentLength > s.bodyLimit) {
-            refuse(s, 413, "Request body is larger than " + s.bodyLimit + " bytes");
-            return;
-        }
-        if (s.remoteClosed) {
-            dispatch(s);
-        }
-    }
-
-    /** A second header block on an open stream: its trailers, which must end it. */
-    private void trailers(Http2Stream s) throws Http2Exception {
-        decode(true);
-        if (s.remoteClosed) {
-            resetStream(s, H2.STREAM_CLOSED, true);
-        } else if (!blockEndStream || fields.malformed() != null) {
-            resetStream(s, H2.PROTOCOL_ERROR, true);
-        } else {
-            s.remoteClosed = true;
-            if (s.localClosed) {
-                sent(s); // an early answer went out: the stream can close now
-            } else {
-                requestWhole(s);
-            }
-        }
+        streams.headersEnd(stream);
     }
 
     @Override
     public void priority(int stream, int dependency) throws Http2Exception {
-        calm(flood.control(wire.clock()));
-        if (dependency == stream) {
-            streamError(stream, H2.PROTOCOL_ERROR);
-        }
-        // otherwise ignored: RFC 9113 lets a server ignore priorities (5.3)
+        streams.priority(stream, dependency);
     }
 
     @Override
     public void rstStream(int stream, int code) throws Http2Exception {
-        if (stream > lastClientStream) {
-            throw new Http2Exception(H2.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
-        }
-        Http2Stream s = streams.get(stream);
-        if (s != null) {
-            closeStream(s);
-            calm(flood.reset(wire.clock()));
-        }
+        streams.rstStream(stream, code);
     }
 
     @Override
     public void streamError(int stream, int code) throws Http2Exception {
-        Http2Stream s = streams.get(stream);
-        if (s != null) {
-            resetStream(s, code, true);
-        } else {
-            rstClosed(stream, code, true);
-        }
+        streams.streamError(stream, code);
     }
 
     @Override
     public void dataFrame(int stream, int length, boolean endStream) throws Http2Exception {
-        if (length > connRecvWindow) {
-            throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
-        }
-        connRecvWindow -= length;
-        connRecvUnacked += length;
-        dataTarget = null;
-        Http2Stream s = streams.get(stream);
-        if (s == null) {
-            if (stream > lastClientStream) {
-                throw new Http2Exception(H2.PROTOCOL_ERROR, "DATA on an idle stream");
-            }
-            if (!wasResetByUs(stream)) {
-                rstClosed(stream, H2.STREAM_CLOSED, false);
-                calm(flood.control(wire.clock()));
-            }
-            return;
-        }
-        if (s.remoteClosed) {
-            resetStream(s, H2.STREAM_CLOSED, true);
-            return;
-        }
-        if (length > s.recvWindow) {
-            resetStream(s, H2.FLOW_CONTROL_ERROR, true);
-            return;
-        }
-        s.recvWindow -= length;
-        if (length == 0 && !endStream) {
-            calm(flood.control(wire.clock()));
-        }
-        dataTarget = s;
+        streams.dataFrame(stream, length, endStream);
     }
 
     @Override
-    public void data(int stream, byte[] a, int off, int len) throws Http2Exception {
-        Http2Stream s = dataTarget;
-        if (s == null || s.closed || s.localClosed) {
-            return; // an answer is out already (413, 408): the rest of the body is dropped
-        }
-        s.received += len;
-        if (s.contentLength >= 0 && s.received > s.contentLength) {
-            dataTarget = null;
-            resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
-            return;
-        }
-        try {
-            if (s.body == null) {
-                // drawn from the server's body budget like an HTTP/1.1 body: held, or spooled past the threshold
-                dev.brisk.internal.body.BodyWriter w = new dev.brisk.internal.body.BodyWriter(shared.http1.bodies());
-                if (s.contentLength > s.bodyLimit) {
-                    throw new HttpParseException(413, "Request body is larger than " + s.bodyLimit + " bytes");
-                }
-                if (w.begin(s.contentLength, s.bodyLimit) != null) {
-                    refuse(s, 503, "Service Unavailable: no request-body memory free, retry shortly");
-                    return;
-                }
-                s.body = w;
-            }
-            s.body.append(a, off, len);
-        } catch (HttpParseException e) {
-            if (s.body != null) {
-                s.body.abort();
-                s.body = null;
-            }
-            refuse(s, e.status(), e.getMessage());
-        }
+    public void data(int stream, byte[] a, int off, int len) {
+        streams.data(a, off, len);
     }
 
     @Override
-    public void dataEnd(int stream, boolean endStream) throws Http2Exception {
-        Http2Stream s = dataTarget;
-        dataTarget = null;
-        ackConnectionWindow();
-        if (s == null || s.closed) {
-            return;
-        }
-        s.lastInput = wire.clock();
-        if (!endStream) {
-            ackStreamWindow(s);
-            return;
-        }
-        s.remoteClosed = true;
-        if (s.localClosed) {
-            sent(s); // an early answer went out: the stream can close now
-        } else {
-            requestWhole(s);
-        }
-    }
-
-    /** The connection's window is given back once half of it is used: DATA is consumed as it arrives. */
-    private void ackConnectionWindow() {
-        if (connRecvUnacked >= connWindowTarget / 2) {
-            frames.windowUpdate(0, connRecvUnacked);
-            connRecvWindow += connRecvUnacked;
-            connRecvUnacked = 0;
-        }
-    }
-
-    private void ackStreamWindow(Http2Stream s) {
-        int used = h2.initialWindowSize() - s.recvWindow;
-        if (!s.localClosed && used >= h2.initialWindowSize() / 2) {
-            frames.windowUpdate(s.id, used);
-            s.recvWindow += used;
-        }
-    }
-
-    /** The request's body is whole: checks it against content-length and hands it to the app. */
-    private void requestWhole(Http2Stream s) {
-        if (s.contentLength >= 0 && s.received != s.contentLength) {
-            resetStream(s, H2.PROTOCOL_ERROR, true);
-            return;
-        }
-        dispatch(s);
-    }
-
-    private void dispatch(Http2Stream s) {
-        Exchange ex = s.exchange;
-        if (s.body != null) {
-            try {
-                s.handed = s.body.finish();
-            } catch (HttpParseException e) {
-                s.body = null;
-                refuse(s, e.status(), e.getMessage());
-                return;
-            }
-            s.body = null;
-            ex.setBody(s.handed);
-        }
-        s.dispatched = true;
-        if (wire.blocking()) {
-            shared.app.runInline(ex); // the blocking engine: this thread is the handler's, as for HTTP/1.1
-        } else {
-            shared.app.dispatch(ex);
-        }
+    public void dataEnd(int stream, boolean endStream) {
+        streams.dataEnd(endStream);
     }
 
     // ---- answers ------------------------------------------------------------------------------
@@ -754,13 +448,11 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             return;
         }
         try {
-            if (!sender.answer(s, ex)) {
-                sender.refusal(s, StreamRecorder.REFUSED, 500, "Response headers too large");
-            }
+            streams.answer(s, ex);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "writing an HTTP/2 response failed", e);
             if (!s.responded) {
-                resetStream(s, H2.INTERNAL_ERROR, false);
+                streams.resetStream(s, H2.INTERNAL_ERROR, false);
             } else {
                 connectionError(H2.INTERNAL_ERROR, "internal error");
             }
@@ -771,27 +463,14 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         }
     }
 
-    /** The engine's own answer on {@code s}; when the request is still coming, the stream is reset after it. */
-    private void refuse(Http2Stream s, int status, String message) {
-        s.resetAfterResponse = !s.remoteClosed;
-        sender.refusal(s, StreamRecorder.REFUSED, status, message);
-    }
-
-    /** The response's END_STREAM is queued: the stream closes when the request is over too. */
+    /** The response's END_STREAM is queued. */
     void sent(Http2Stream s) {
-        s.localClosed = true;
-        if (s.remoteClosed) {
-            closeStream(s);
-        } else if (s.resetAfterResponse) {
-            frames.rstStream(s.id, H2.NO_ERROR); // "stop sending the body" (8.1)
-            rememberReset(s.id);
-            closeStream(s);
-        }
+        streams.sent(s);
     }
 
     /** A response body stream failed: the client learns the body is incomplete. */
     void bodyFailed(Http2Stream s) {
-        resetStream(s, H2.INTERNAL_ERROR, false);
+        streams.resetStream(s, H2.INTERNAL_ERROR, false);
     }
 
     void pumped(Http2Stream s, byte[] buf, int n) {
@@ -803,87 +482,48 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         afterEvent();
     }
 
-    // ---- stream errors and closing -------------------------------------------------------------
-
-    /** Resets {@code s} with {@code code}; {@code clientFault}: counted against the reset cap. */
-    private void resetStream(Http2Stream s, int code, boolean clientFault) {
-        frames.rstStream(s.id, code);
-        rememberReset(s.id);
-        closeStream(s);
-        if (clientFault) {
-            calmQuietly(flood.reset(wire.clock()));
-        }
-    }
-
-    /** Resets a stream this side keeps no state for. */
-    private void rstClosed(int id, int code, boolean clientFault) throws Http2Exception {
-        frames.rstStream(id, code);
-        rememberReset(id);
-        if (clientFault) {
-            calm(flood.reset(wire.clock()));
-        }
-    }
-
-    private void rememberReset(int id) {
-        resetByUs[resetCursor] = id;
-        resetCursor = (resetCursor + 1) % RESET_MEMORY;
-    }
-
-    private boolean wasResetByUs(int id) {
-        for (int r : resetByUs) {
-            if (r == id) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void closeStream(Http2Stream s) {
-        if (s.closed) {
+    /** Runs {@code task} as an event of this connection (its writes follow it). Loop thread. */
+    void event(Runnable task) {
+        if (state == CLOSED) {
             return;
         }
-        s.closed = true;
-        s.localClosed = true;
-        streams.remove(s.id);
-        if (s.body != null) {
-            s.body.abort(); // a body still arriving: its memory or file back
-            s.body = null;
-        }
-        if (s.handed != null) {
-            s.handed.release(); // the connection's hold; the handler lets go of its own
-            s.handed = null;
-        }
-        sender.release(s);
-        if (dataTarget == s) {
-            dataTarget = null;
-        }
-        if (streams.size() == 0) {
-            idleSince = wire.clock();
+        inEvent = true;
+        task.run();
+        afterEvent();
+    }
+
+    /** Whether the connection still serves its streams. */
+    boolean isOpen() {
+        return state == OPEN;
+    }
+
+    /** Whether stream {@code id} is served: false for one opened after the final GOAWAY. */
+    boolean serves(int id) {
+        return !goAwayFinal || id <= goAwayLast;
+    }
+
+    /** Stream {@code id} is the last one served: the final GOAWAY names it (unless one already went out). */
+    void lastStream(int id) {
+        if (!goAwayFinal) {
+            goAwayFinal = true;
+            goAwayLast = id;
+            frames.goAway(id, H2.NO_ERROR, null);
         }
     }
 
-    /** Over a flood cap: the connection ends (an exception the reader passes on). */
-    private static void calm(boolean over) throws Http2Exception {
-        if (over) {
-            throw new Http2Exception(H2.ENHANCE_YOUR_CALM, "too many resets or control frames");
-        }
-    }
-
-    /** As {@link #calm} where no exception can pass: the connection ends here. */
-    private void calmQuietly(boolean over) {
-        if (over && state == OPEN) {
-            connectionError(H2.ENHANCE_YOUR_CALM, "too many resets or control frames");
-        }
+    /** No stream is open any more: the idle timeout runs from now. */
+    void lastStreamClosed() {
+        idleSince = wire.clock();
     }
 
     /** A connection error: GOAWAY with {@code code}, then the connection closes once it is out. */
-    private void connectionError(int code, String message) {
+    void connectionError(int code, String message) {
         if (state >= CLOSING) {
             return;
         }
         LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection error " + code + " from "
                 + wire.remoteAddress() + ": " + message);
-        frames.goAway(lastClientStream, code, message);
+        frames.goAway(streams.lastClientStream(), code, message);
         abandonStreams();
         state = CLOSING;
         reader.stop();
@@ -891,16 +531,15 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     }
 
     private void abandonStreams() {
-        streams.forEach(this::closeStream);
+        streams.closeAll();
         sender.ready().clear();
-        dataTarget = null;
     }
 
     /** With the final GOAWAY sent (or the client's), closes once no stream is left. */
     private void maybeFinish() {
-        if ((goAwayFinal || peerGoAway) && streams.size() == 0 && !reader.inHeaderBlock() && out.pending() == 0) {
+        if ((goAwayFinal || peerGoAway) && streams.open() == 0 && !reader.inHeaderBlock() && out.pending() == 0) {
             if (!goAwayFinal) {
-                frames.goAway(lastClientStream, H2.NO_ERROR, null);
+                frames.goAway(streams.lastClientStream(), H2.NO_ERROR, null);
                 goAwayFinal = true;
                 if (!out.flush() || out.pending() > 0) {
                     state = CLOSING;
@@ -913,7 +552,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     private void finalGoAway() {
         goAwayFinal = true;
-        goAwayLast = lastClientStream;
+        goAwayLast = streams.lastClientStream();
         frames.goAway(goAwayLast, H2.NO_ERROR, null);
     }
 
@@ -949,7 +588,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     }
 
     private void timers(long now) {
-        if (reader.inHeaderBlock() && now - blockStarted > headerNanos) {
+        if (reader.inHeaderBlock() && now - streams.blockStarted() > headerNanos) {
             wire.counters().timedOut();
             connectionError(H2.PROTOCOL_ERROR, "header block not finished within header-read-timeout");
             return;
@@ -957,27 +596,10 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         if (draining && !goAwayFinal && now - graceEnd > 0) {
             finalGoAway();
         }
-        streams.forEach(s -> {
-            if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
-                wire.counters().timedOut();
-                refuse(s, 408, "Request body read timeout");
-            } else if (s.blockedSince != 0 && now - s.blockedSince > writeNanos) {
-                wire.counters().timedOut(); // the client kept the stream's window shut for write-timeout
-                resetStream(s, H2.CANCEL, false);
-            }
-        });
-        long connBlocked = sender.connBlockedSince();
-        if (connBlocked != 0 && now - connBlocked > writeNanos) {
-            wire.counters().timedOut(); // the connection's window: every waiting stream is reset
-            for (Http2Stream s : sender.ready().toArray(new Http2Stream[0])) {
-                if (!s.closed) {
-                    resetStream(s, H2.CANCEL, false);
-                }
-            }
-        }
-        if (streams.size() == 0 && out.pending() == 0 && !reader.inHeaderBlock() && now - idleSince > idleNanos) {
+        streams.timers(now);
+        if (streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock() && now - idleSince > idleNanos) {
             wire.counters().timedOut();
-            frames.goAway(lastClientStream, H2.NO_ERROR, "idle");
+            frames.goAway(streams.lastClientStream(), H2.NO_ERROR, "idle");
             goAwayFinal = true;
             state = CLOSING;
         }
@@ -1022,9 +644,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     /** Lets go of everything; the wire stays open for whoever takes it. */
     private void release() {
         state = CLOSED;
-        closedFlag = true;
         abandonStreams();
-        streams.clear();
         out.close();
         if (in != null) {
             wire.inPool().release(in);
@@ -1039,7 +659,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     @Override
     public boolean idle() {
-        return state == OPEN && streams.size() == 0 && out.pending() == 0 && !reader.inHeaderBlock()
+        return state == OPEN && streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock()
                 && (in == null || in.position() == inStart);
     }
 
@@ -1079,10 +699,5 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     Executor streamsExecutor() {
         return shared.http1.streams();
-    }
-
-    /** Whether the connection is gone, for other threads. */
-    boolean gone() {
-        return closedFlag;
     }
 }

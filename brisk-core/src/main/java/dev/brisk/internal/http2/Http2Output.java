@@ -43,11 +43,6 @@ final class Http2Output {
         return pending;
     }
 
-    /** Whether bytes wait for the socket to take them (written, not all taken). */
-    boolean blocked() {
-        return stalledSince != 0;
-    }
-
     /** Whether the socket has taken nothing for {@code timeoutNanos} of a write in progress. */
     boolean stalled(long now, long timeoutNanos) {
         return stalledSince != 0 && now - stalledSince > timeoutNanos;
@@ -61,11 +56,6 @@ final class Http2Output {
         seal();
         fill = pool.acquire();
         return fill;
-    }
-
-    /** Room for a frame header and {@code payload} bytes after it, when they fit one pooled buffer. */
-    boolean fits(int payload) {
-        return H2.FRAME_HEADER + payload <= pool.bufferSize();
     }
 
     /** The largest frame payload that fits one pooled buffer with its header. */

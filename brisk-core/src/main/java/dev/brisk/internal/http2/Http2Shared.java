@@ -4,6 +4,7 @@ import dev.brisk.Http2Options;
 import dev.brisk.ServerOptions;
 import dev.brisk.internal.http1.Http1Shared;
 import dev.brisk.internal.ops.AccessLog;
+import dev.brisk.internal.ops.AdmissionControl;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.ProtocolFactory;
 import dev.brisk.internal.transport.Upgrade;
@@ -12,7 +13,8 @@ import dev.brisk.internal.web.App;
 import java.nio.ByteBuffer;
 
 /**
- * What every HTTP/2 connection of one server shares: the options, the app, the access log, and the
+ * What every HTTP/2 connection of one server shares: the options, the app, the access log and the
+ * admission control (each null when off), and the
  * HTTP/1.1 side's server-wide state it reports to (the drain, lingering closes, where response
  * streams are pumped). Also the two ways a connection becomes HTTP/2: {@link #afterHandshake} picks
  * HTTP/2 or HTTP/1.1 by what ALPN settled, {@link #priorKnowledge} takes over a plain connection
@@ -26,9 +28,12 @@ public final class Http2Shared {
     final App app;
     final AccessLog accessLog;
     final Http1Shared http1;
+    final AdmissionControl admission;
 
-    public Http2Shared(ServerOptions options, App app, AccessLog accessLog, Http1Shared http1) {
+    public Http2Shared(ServerOptions options, App app, AccessLog accessLog, AdmissionControl admission,
+            Http1Shared http1) {
         this.options = options;
+        this.admission = admission;
         this.h2 = options.http2();
         this.app = app;
         this.accessLog = accessLog;

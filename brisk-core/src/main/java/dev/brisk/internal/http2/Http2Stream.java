@@ -2,10 +2,12 @@ package dev.brisk.internal.http2;
 
 import dev.brisk.TlsInfo;
 import dev.brisk.internal.http.BodyBuffer;
+import dev.brisk.internal.ops.AdmissionControl;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.ExchangeOwner;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One stream of an HTTP/2 connection (RFC 9113 5.1, as a server sees it) and the
@@ -49,8 +51,10 @@ final class Http2Stream implements ExchangeOwner {
     dev.brisk.internal.body.BodyWriter body;
     /** The body handed to the exchange: the connection's hold, let go when the stream closes. */
     dev.brisk.internal.web.RequestBody handed;
+    /** A streamed route's body, fed as DATA arrives (also {@link #handed}), or null. */
+    dev.brisk.internal.body.BodyStream streamed;
     long contentLength = -1;
-    /** The most body bytes this request may carry: its route's limit, else {@code max-body-size}. */
+    /** The most body bytes the request may carry: its route's limit (413 beyond). */
     long bodyLimit;
     long received;
     /** Bytes the client may still send on this stream before a WINDOW_UPDATE. */
@@ -78,11 +82,32 @@ final class Http2Stream implements ExchangeOwner {
     int status;
     long bodyBytes;
 
+    // admission (the in-flight limit): a place in its queue, or a slot held until the answer
+    AdmissionControl.Ticket ticket;
+    long queuedAt;
+    private final AtomicBoolean holdsSlot = new AtomicBoolean();
+    private long admittedAt;
+    private AdmissionControl admission;
+
     Http2Stream(int id, Http2Connection conn, long sendWindow, int recvWindow) {
         this.id = id;
         this.conn = conn;
         this.sendWindow = sendWindow;
         this.recvWindow = recvWindow;
+    }
+
+    /** The request holds an in-flight slot of {@code a} from now until its answer (or its end). */
+    void admitted(AdmissionControl a) {
+        admission = a;
+        admittedAt = System.nanoTime();
+        holdsSlot.set(true);
+    }
+
+    /** Gives the in-flight slot back, once, whichever thread gets here first. Any thread. */
+    void releaseSlot() {
+        if (holdsSlot.compareAndSet(true, false)) {
+            admission.release(System.nanoTime() - admittedAt, false);
+        }
     }
 
     /** Whether body bytes wait to be sent (or the END_STREAM that ends them). */
@@ -100,6 +125,7 @@ final class Http2Stream implements ExchangeOwner {
 
     @Override
     public void complete(Exchange ex) {
+        releaseSlot();
         if (conn.inLoop()) {
             conn.respond(this, ex);
         } else {

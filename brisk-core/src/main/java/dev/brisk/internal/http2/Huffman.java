@@ -68,11 +68,6 @@ final class Huffman {
         return symbol == EOS ? EOS_LENGTH : LENGTHS[symbol];
     }
 
-    /** Code length in bits of {@code symbol} (0..255). */
-    static int bits(int symbol) {
-        return LENGTHS[symbol];
-    }
-
     private static void buildDecoder() {
         // the tree: child[node][bit] = internal node index, or -(symbol + 1) for a leaf
         int[][] child = new int[256][2];

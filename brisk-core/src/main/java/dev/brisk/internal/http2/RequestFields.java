@@ -20,7 +20,8 @@ import java.util.Arrays;
  * added as a {@code host} field when the request has none, so handlers see the same header either
  * way.
  *
- * <p>Loop thread only; one per connection, {@link #reset} per header block.
+ * <p>Loop thread only; one per connection, {@link #reset} per header block; its arrays are reused, so
+ * what it hands out is copied.
  */
 final class RequestFields implements HpackDecoder.Sink {
     private final int maxListSize;
@@ -43,6 +44,7 @@ final class RequestFields implements HpackDecoder.Sink {
     private int authorityEnd;
     private boolean scheme;
     private boolean host;
+    private boolean expectContinue;
     private long contentLength;
 
     RequestFields(int maxListSize, int maxFields) {
@@ -53,9 +55,11 @@ final class RequestFields implements HpackDecoder.Sink {
     /** Starts a header block: a request's ({@code trailers} false) or its trailers'. */
     void reset(boolean trailers) {
         this.trailers = trailers;
-        head = new byte[256];
+        if (head == null || head.length > 16 * 1024) {
+            head = new byte[512]; // reused block after block; an exchange gets an exact copy
+            fields = new int[64];
+        }
         len = 0;
-        fields = new int[32];
         fieldCount = 0;
         listSize = 0;
         regularSeen = false;
@@ -67,6 +71,7 @@ final class RequestFields implements HpackDecoder.Sink {
         authorityStart = -1;
         scheme = false;
         host = false;
+        expectContinue = false;
         contentLength = -1;
     }
 
@@ -104,6 +109,10 @@ final class RequestFields implements HpackDecoder.Sink {
         }
         if (nl == 4 && Ascii.equalsIgnoreCase(name, no, nl, "host")) {
             host = true;
+        }
+        if (nl == 6 && Ascii.equalsIgnoreCase(name, no, nl, "expect")
+                && Ascii.equalsIgnoreCase(value, vo, vl, "100-continue")) {
+            expectContinue = true;
         }
         addField(name, no, nl, value, vo, vl);
     }
@@ -181,6 +190,11 @@ final class RequestFields implements HpackDecoder.Sink {
         return methodEnd - methodStart == 7 && same(head, methodStart, "CONNECT");
     }
 
+    /** Whether the client waits for {@code 100 Continue} before it sends the body. */
+    boolean expectContinue() {
+        return expectContinue;
+    }
+
     /** The {@code content-length}, or -1 when the request has none. */
     long contentLength() {
         return contentLength;
@@ -198,8 +212,9 @@ final class RequestFields implements HpackDecoder.Sink {
         while (query < pathEnd && head[query] != '?') {
             query++;
         }
-        return new Exchange(owner, head, 0, len, fields, fieldCount, method, Method.of(method), pathStart, query,
-                pathEnd, true, false);
+        // exact copies: this scratch serves the next block, the exchange keeps what it needs and no more
+        return new Exchange(owner, Arrays.copyOf(head, len), 0, len, Arrays.copyOf(fields, fieldCount * 4), fieldCount,
+                method, Method.of(method), pathStart, query, pathEnd, true, false);
     }
 
     private static final byte[] HOST = {'h', 'o', 's', 't'};

@@ -32,6 +32,8 @@ final class ResponseSender {
     /** A body piece at most this long is copied into the output rather than sent as a view. */
     private static final int COPY_BELOW = 2048;
     private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
+    /** {@code content-length} in HPACK's static table. */
+    private static final int CONTENT_LENGTH = 28;
 
     private final Http2Connection conn;
     private final FrameWriter frames;
@@ -139,7 +141,7 @@ final class ResponseSender {
             encoder.field("content-type", ex.responseContentType());
         }
         if (length >= 0) {
-            encoder.field("content-length", Long.toString(length));
+            encoder.field(CONTENT_LENGTH, length);
         }
         date();
         List<String> headers = ex.responseHeaders();
@@ -158,6 +160,20 @@ final class ResponseSender {
         s.bodyBytes = stream != null ? -1 : head ? 0 : Math.max(0, length);
         recorder.responded(StreamRecorder.ANSWERED, status, s, ex, null, s.bodyBytes);
         ex.release();
+        if (hasBody && stream == null && fitsAtOnce(s, length)) {
+            // the common small answer: its one DATA frame right behind its head, copied, no queue
+            sendHead(s, true);
+            if (text != null) {
+                frames.dataAscii(s.id, text, true);
+            } else {
+                ByteBuffer src = shared != null ? shared.duplicate() : ByteBuffer.wrap(bytes);
+                frames.dataCopy(s.id, src, (int) length, true);
+            }
+            s.sendWindow -= length;
+            connWindow -= length;
+            conn.sent(s);
+            return true;
+        }
         sendHead(s, hasBody);
         if (!hasBody) {
             return true;
@@ -201,6 +217,18 @@ final class ResponseSender {
         s.out = ByteBuffer.wrap(body);
         s.bodyComplete = true;
         schedule(s);
+    }
+
+    /** Whether a body of {@code length} bytes goes out at once in one copied frame: small, and the windows allow it. */
+    private boolean fitsAtOnce(Http2Stream s, long length) {
+        return length <= COPY_BELOW && length <= s.sendWindow && length <= connWindow && length <= frames.peerMaxFrame();
+    }
+
+    /** {@code 100 Continue}: an interim HEADERS frame for a client that waits for it before its body (8.1). */
+    void interim100(Http2Stream s) {
+        encoder.begin();
+        encoder.status(100);
+        frames.headers(s.id, encoder.bytes(), encoder.length(), false);
     }
 
     private void sendHead(Http2Stream s, boolean hasBody) {

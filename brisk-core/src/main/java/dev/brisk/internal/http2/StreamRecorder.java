@@ -21,11 +21,13 @@ final class StreamRecorder {
     private final Wire wire;
     private final AccessLog accessLog; // null when off
     private final String protocol;
+    private final boolean tls;
 
     StreamRecorder(Wire wire, AccessLog accessLog) {
         this.wire = wire;
         this.accessLog = accessLog;
-        this.protocol = wire.tls() != null ? "h2" : "h2c";
+        this.tls = wire.tls() != null;
+        this.protocol = tls ? "h2" : "h2c";
     }
 
     /**
@@ -47,6 +49,7 @@ final class StreamRecorder {
             case SHED -> wire.counters().response(status, nanos);
             default -> wire.counters().parseError(status);
         }
+        wire.counters().http2Response(tls);
         if (accessLog != null && wire.accessLogSampler().take(status)) {
             String id = requestId != null ? requestId : ex != null ? ex.requestId() : RequestIds.generate();
             accessLog.offer(ex != null

@@ -11,6 +11,8 @@ public final class LoopCounters {
     long bytesOut;
     long writes;
     long timedOut;
+    /** Responses sent over HTTP/2 with TLS ([0], h2) and in the clear ([1], h2c); HTTP/1.x is the rest. */
+    final long[] http2 = new long[2];
     final long[] statusClass = new long[6];
     final long[] latencyBuckets = new long[LatencyHistogram.BOUNDS_NANOS.length + 1];
     long latencySum;
@@ -58,6 +60,11 @@ public final class LoopCounters {
         parseErrors[ServerStats.parseErrorIndex(status)]++;
     }
 
+    /** One response (already counted by status) went out on an HTTP/2 stream, over TLS or not. */
+    public void http2Response(boolean tls) {
+        http2[tls ? 0 : 1]++;
+    }
+
     public void shed(ServerStats.ShedReason reason) {
         shed[reason.ordinal()]++;
     }
@@ -73,6 +80,7 @@ public final class LoopCounters {
         add(latencyBuckets, o.latencyBuckets);
         add(parseErrors, o.parseErrors);
         add(shed, o.shed);
+        add(http2, o.http2);
     }
 
     private static void add(long[] into, long[] from) {

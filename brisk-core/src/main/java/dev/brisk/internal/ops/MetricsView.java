@@ -14,12 +14,14 @@ public final class MetricsView implements ServerMetrics {
     private final List<dev.brisk.internal.routing.CompiledRoute> routes;
     private final AccessLog accessLog;
     private final dev.brisk.internal.body.BodyStore bodies;
+    private final dev.brisk.internal.ws.WebSockets ws;
 
     /** @param accessLog the access log, or null when it is off */
     public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections,
                        List<dev.brisk.internal.routing.CompiledRoute> routes, AccessLog accessLog,
-                       dev.brisk.internal.body.BodyStore bodies) {
+                       dev.brisk.internal.body.BodyStore bodies, dev.brisk.internal.ws.WebSockets ws) {
         this.bodies = bodies;
+        this.ws = ws;
         this.routes = routes;
         this.accessLog = accessLog;
         this.stats = stats;
@@ -35,12 +37,21 @@ public final class MetricsView implements ServerMetrics {
     @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
     @Override public long requests() { return stats.requests(); }
     @Override public long requests(int statusClass) { return stats.requests(statusClass); }
+    @Override public Map<String, Long> requestsByProtocol() { return stats.requestsByProtocol(); }
     @Override public int inFlight() { return admission == null ? 0 : admission.inFlight(); }
     @Override public int queued() { return admission == null ? 0 : admission.queued(); }
     @Override public int concurrencyLimit() { return admission == null ? 0 : admission.limit(); }
     @Override public long bytesIn() { return stats.bytesIn(); }
     @Override public long bytesOut() { return stats.bytesOut(); }
     @Override public long socketWrites() { return stats.socketWrites(); }
+    @Override public long webSocketSessionsOpened() { return ws.stats().opened(); }
+    @Override public long webSocketSessionsActive() { return ws.stats().active(); }
+    @Override public long webSocketMessagesIn() { return ws.stats().messagesIn(); }
+    @Override public long webSocketMessagesOut() { return ws.stats().messagesOut(); }
+    @Override public long webSocketSlowReceiversClosed() { return ws.stats().slowReceiversClosed(); }
+    @Override public long webSocketProtocolErrors() { return ws.stats().protocolErrors(); }
+    @Override public long webSocketIdleClosed() { return ws.stats().idleClosed(); }
+    @Override public long webSocketBufferedBytes() { return ws.memoryUsed(); }
     @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }

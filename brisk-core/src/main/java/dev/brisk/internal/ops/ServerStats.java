@@ -138,6 +138,17 @@ public final class ServerStats {
         return n;
     }
 
+    /** Responses by protocol: {@code http/1.1} (1.0 included), {@code h2}, {@code h2c}. */
+    public Map<String, Long> requestsByProtocol() {
+        long h2 = sum(c -> c.http2[0]);
+        long h2c = sum(c -> c.http2[1]);
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("http/1.1", Math.max(0, requests() - h2 - h2c)); // summed a moment apart: never below 0
+        m.put("h2", h2);
+        m.put("h2c", h2c);
+        return m;
+    }
+
     /** Responses whose status is {@code cls}xx (1..5). */
     public long requests(int cls) {
         return cls < 1 || cls > 5 ? 0 : sum(c -> c.statusClass[cls]);

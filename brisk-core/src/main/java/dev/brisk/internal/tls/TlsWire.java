@@ -335,6 +335,16 @@ public final class TlsWire implements Wire, Protocol {
         return plain.blocking();
     }
 
+    /**
+     * A duplex protocol above (a WebSocket) writes from other threads while the plain wire's thread waits
+     * in a read: the write side here ({@code netOut}, wrap) and the read side ({@code netIn}, unwrap)
+     * share no buffer, and the engine allows a wrap beside an unwrap.
+     */
+    @Override
+    public void duplex() {
+        plain.duplex();
+    }
+
     @Override
     public void runUntil(CompletableFuture<?> f) {
         plain.runUntil(f);

@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One connection on its own thread, blocking: the plain {@link Wire} of the blocking transport and the
@@ -27,6 +28,11 @@ import java.util.concurrent.TimeUnit;
  *                                              └─ none came: deadline passed → onTimer;
  *                                                 read interest on → a 1 ms read looks for a peer that left
  * </pre>
+ *
+ * <p>A {@link #duplex} protocol (a WebSocket) reads and is written to from other threads at once: its
+ * connection's thread holds the wire's <em>turn</em> (a lock) except while blocked in a read, and a
+ * task posted meanwhile runs at once on a virtual thread that takes the turn, so a send never waits
+ * for the peer's next bytes. The thread back from its read waits for the turn before it goes on.
  *
  * <p>Threads: {@link #run} on the connection's thread; {@link #execute}, {@link #drain},
  * {@link #checkWrite} and {@link #forceClose} from any thread.
@@ -45,6 +51,14 @@ final class BlockingLoop implements Wire, Runnable {
     private final SocketChannel ch;
     private final LoopCounters counters;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    /** Who may touch the protocol and the wire: the connection's thread, but while a duplex read blocks. */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** The protocol reads while other threads post it work (see {@link #duplex}). */
+    private volatile boolean duplex;
+    /** This thread waits in a read with the turn let go: a deadline moved meanwhile is the watchdog's. */
+    private volatile boolean duplexRead;
+    /** A timer check posted by the watchdog has not run yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean timerPosted = new java.util.concurrent.atomic.AtomicBoolean();
     private final InputStream input;
     private final ProtocolFactory opening;
     private Protocol protocol;
@@ -87,6 +101,7 @@ final class BlockingLoop implements Wire, Runnable {
     @Override
     public void run() {
         thread = Thread.currentThread();
+        turn.lock();
         try {
             protocol = opening.open(this);
             serveUntil(null);
@@ -97,6 +112,7 @@ final class BlockingLoop implements Wire, Runnable {
                 protocol.close();
             }
             close(); // a protocol that failed to open, or one handed over that never closed the wire
+            turn.unlock();
         }
     }
 
@@ -200,12 +216,34 @@ final class BlockingLoop implements Wire, Runnable {
 
     @Override
     public boolean inLoop() {
-        return Thread.currentThread() == thread;
+        return Thread.currentThread() == thread || (duplex && turn.isHeldByCurrentThread());
     }
 
     @Override
     public void execute(Runnable task) {
         tasks.add(task);
+        if (duplex && !turn.isLocked()) {
+            runElsewhere(); // the connection's thread is blocked in a read (or about to be: see read)
+        }
+    }
+
+    @Override
+    public void duplex() {
+        duplex = true;
+    }
+
+    /** Runs the posted tasks on a virtual thread that takes the turn, if nobody holds it. */
+    private void runElsewhere() {
+        Thread.ofVirtual().start(() -> {
+            // whoever lets go of the turn looks at the queue again, so no task is left behind
+            while (!tasks.isEmpty() && !closed && turn.tryLock()) {
+                try {
+                    runTasks();
+                } finally {
+                    turn.unlock();
+                }
+            }
+        });
     }
 
     @Override
@@ -275,12 +313,28 @@ final class BlockingLoop implements Wire, Runnable {
         }
         int n;
         inRead = untimed;
+        // a duplex protocol lets other threads have the turn while this one waits for the peer
+        boolean yielded = duplex && Thread.currentThread() == thread && turn.getHoldCount() == 1;
+        if (yielded) {
+            duplexRead = true;
+            turn.unlock();
+            if (!tasks.isEmpty()) {
+                runElsewhere(); // posted while this thread held the turn, after it last ran its tasks
+            }
+        }
         try {
             n = input.read(a, off, len);
         } catch (SocketTimeoutException e) {
             return 0;
         } finally {
             inRead = false;
+            if (yielded) {
+                turn.lock();
+                duplexRead = false;
+            }
+        }
+        if (yielded && closed) {
+            throw new IOException("connection closed"); // by a task that ran meanwhile
         }
         if (n < 0 && deadlineHit) {
             deadlineHit = false;
@@ -297,7 +351,7 @@ final class BlockingLoop implements Wire, Runnable {
             do {
                 writingSince = System.nanoTime();
                 total += n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
-            } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
+            } while (anyRemaining(srcs, n));
         } catch (IOException e) {
             if (writeTimedOut) {
                 counters.timedOut();
@@ -307,6 +361,15 @@ final class BlockingLoop implements Wire, Runnable {
             writingSince = 0;
         }
         return total;
+    }
+
+    private static boolean anyRemaining(ByteBuffer[] srcs, int n) {
+        for (int i = 0; i < n; i++) {
+            if (srcs[i].hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -402,10 +465,21 @@ final class BlockingLoop implements Wire, Runnable {
 
     /**
      * Ends a read that is still blocked past the protocol's deadline (the input is shut: the read sees
-     * an end, which {@link #read} reports as "nothing yet", and the loop calls the protocol's timer).
-     * Watchdog thread.
+     * an end, which {@link #read} reports as "nothing yet", and the loop calls the protocol's timer). A
+     * duplex read is timed, but to the deadline it began with: one that passed since (moved earlier by
+     * another thread) gets the protocol's timer run with the turn, on another thread. Watchdog thread.
      */
     void checkRead(long now) {
+        if (duplexRead && hasDeadline && now - deadline > 0 && timerPosted.compareAndSet(false, true)) {
+            // a deadline another thread set while this one waits in a read timed to the old one (a
+            // WebSocket's close timeout, say): the protocol's timer runs with the turn, on another thread
+            execute(() -> {
+                timerPosted.set(false);
+                if (!protocol.isClosed()) {
+                    protocol.onTimer(System.nanoTime());
+                }
+            });
+        }
         // only idle reads are untimed (inRead): ending one closes the connection, which is all its timeout does
         if (inRead && hasDeadline && now - deadline > 0 && !deadlineHit) {
             deadlineHit = true;

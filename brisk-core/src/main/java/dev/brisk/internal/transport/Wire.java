@@ -110,6 +110,16 @@ public interface Wire {
     /** Which responses the access log keeps; null when it is off. */
     AccessLog.Sampler accessLogSampler();
 
+    /**
+     * The protocol reads and takes tasks from other threads at once, for as long as the connection
+     * lasts (a WebSocket: the peer may send while the app sends): a loop that blocks in a read lets
+     * another thread run this wire's tasks meanwhile, so a send need not wait for the peer's next
+     * bytes. Then "the loop thread" of every contract here means "the thread holding the wire's turn".
+     * Called once, on the loop thread; a selector loop needs nothing for it.
+     */
+    default void duplex() {
+    }
+
     /** What the TLS handshake settled when this wire is a TLS wire, else null. */
     default dev.brisk.TlsInfo tls() {
         return null;

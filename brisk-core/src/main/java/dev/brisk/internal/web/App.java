@@ -4,6 +4,7 @@ import dev.brisk.Dispatch;
 import dev.brisk.internal.ops.Readiness;
 import dev.brisk.internal.routing.CompiledRoute;
 import dev.brisk.internal.routing.FastRoutes;
+import dev.brisk.internal.ws.WebSockets;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -22,14 +23,22 @@ public final class App {
     private final Dispatcher dispatcher;
     private final FastRoutes fastRoutes;
     private final Readiness readiness;
+    private final WebSockets webSockets;
     private final RequestServices services;
 
-    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, RequestServices services) {
+    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, WebSockets webSockets,
+        RequestServices services) {
         this.routing = routing;
         this.dispatcher = dispatcher;
         this.fastRoutes = fastRoutes;
         this.readiness = readiness;
+        this.webSockets = webSockets;
         this.services = services;
+    }
+
+    /** The app's WebSocket sessions: their limits, shared memory and counters. */
+    public WebSockets webSockets() {
+        return webSockets;
     }
 
     /** Where stored multipart parts live: the server's body store; set by the server before it starts. */
@@ -45,6 +54,7 @@ public final class App {
     /** The executors for {@link Dispatch#VIRTUAL_THREADS} and {@link Dispatch#WORKER_POOL}; set by the server at start. */
     public void executors(Executor virtualThreads, Executor workers) {
         dispatcher.executors(virtualThreads, workers);
+        webSockets.executors(virtualThreads, workers);
     }
 
     /** Every normal route (fast-static ones included as their GET fallbacks), for per-route metrics. */

@@ -17,6 +17,9 @@ import dev.brisk.StaticFiles;
 import dev.brisk.StaticResponse;
 import dev.brisk.internal.files.OpenFiles;
 import dev.brisk.internal.files.StaticFileHandler;
+import dev.brisk.WebSocketConfig;
+import dev.brisk.internal.ws.WebSocketSpec;
+import dev.brisk.internal.ws.WebSockets;
 import dev.brisk.internal.ops.Readiness;
 import dev.brisk.internal.ops.ReadinessHandler;
 import dev.brisk.internal.routing.CompiledRoute;
@@ -56,6 +59,10 @@ public final class AppConfig implements BriskConfig {
     private final Readiness readiness = new Readiness();
     /** The handlers of the static mounts: they share the server-wide open-file bound, set at freeze. */
     private final List<StaticFileHandler> staticHandlers = new ArrayList<>();
+    /** Stands for a WebSocket route's core until freeze makes it: never runs. */
+    private static final Handler WEB_SOCKET_PLACEHOLDER = ctx -> {
+        throw new IllegalStateException("a WebSocket route's handler is made when the app starts");
+    };
     private boolean healthDeclared;
     private boolean frozen;
 
@@ -74,6 +81,8 @@ public final class AppConfig implements BriskConfig {
         boolean bare;
         /** Its body is bound from JSON before the handler runs: the app needs a codec. */
         boolean bindsJson;
+        /** A WebSocket route: its core handler is made at freeze, from this and the route's dispatch. */
+        WebSocketSpec webSocket;
 
         RouteSpec(Method method, String path, Handler handler, List<Middleware> groupMiddleware) {
             this.method = method;
@@ -203,6 +212,24 @@ public final class AppConfig implements BriskConfig {
         return addJsonRoute(method, path, bodyType, handler, List.of());
     }
 
+    @Override
+    public Route ws(String path, Consumer<WebSocketConfig> spec) {
+        return addWebSocketRoute(path, spec, List.of());
+    }
+
+    private Route addWebSocketRoute(String path, Consumer<WebSocketConfig> spec, List<Middleware> groupMw) {
+        checkOpen();
+        if (spec == null) {
+            throw new IllegalArgumentException("a WebSocket route needs its handlers");
+        }
+        WebSocketSpec s = new WebSocketSpec();
+        spec.accept(s);
+        s.check(path);
+        RouteSpec r = (RouteSpec) addRoute(Method.GET, path, WEB_SOCKET_PLACEHOLDER, groupMw);
+        r.webSocket = s;
+        return r;
+    }
+
     private <T> Route addJsonRoute(Method method, String path, Type bodyType, BodyHandler<T> handler,
             List<Middleware> groupMw) {
         if (bodyType == null || handler == null) {
@@ -315,6 +342,11 @@ public final class AppConfig implements BriskConfig {
             return addJsonRoute(method, full(path), bodyType, handler, List.copyOf(mw));
         }
 
+        @Override
+        public Route ws(String path, Consumer<WebSocketConfig> spec) {
+            return addWebSocketRoute(full(path), spec, List.copyOf(mw));
+        }
+
         private String full(String path) {
             if (path == null || !(path.isEmpty() || path.startsWith("/"))) {
                 throw new IllegalArgumentException("route path must start with '/': " + path);
@@ -416,20 +448,22 @@ public final class AppConfig implements BriskConfig {
         ExceptionMapping failures = new ExceptionMapping(exceptions, errors);
         Chains chains = new Chains(middleware, before, failures);
         Router router = new Router();
+        WebSockets webSockets = new WebSockets(opts.webSocket(), opts.writeTimeout());
         // routes whose middleware is more than the app's: their preflights run through it (see Routing)
         Map<CompiledRoute, List<Middleware>> guarded = new IdentityHashMap<>();
         for (RouteSpec r : routes) {
             Handler h;
             List<Middleware> mw = null;
+            Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
+            Handler core = r.webSocket != null ? webSockets.route(r.webSocket, d) : r.handler;
             if (r.bare) {
-                h = r.handler;
+                h = core;
             } else {
                 mw = new ArrayList<>(middleware);
                 mw.addAll(r.groupMiddleware);
                 mw.addAll(r.own);
-                h = chains.route(mw, r.handler);
+                h = chains.route(mw, core);
             }
-            Dispatch d = r.dispatch != null ? r.dispatch : opts.dispatch();
             CompiledRoute compiled = new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed,
                     r.maxBodySize, r.streamBody);
             router.add(compiled);
@@ -446,6 +480,6 @@ public final class AppConfig implements BriskConfig {
         RequestServices services = new RequestServices(codec, opts.forms());
         Routing routing = new Routing(router, chains, guarded, services, opts.dispatch());
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
-        return new App(routing, dispatcher, new FastRoutes(fast), readiness, services);
+        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services);
     }
 }

@@ -193,6 +193,15 @@ public final class Exchange extends ResponseState {
         return route != null && route.neverShed();
     }
 
+    /**
+     * The connection cannot switch protocols after all (it closes after this response: a shutdown
+     * began): the accepted switch becomes the error answer {@code status}.
+     */
+    public void declineSwitch(int status, String message) {
+        resetResponse();
+        ErrorBodies.answer(this, status, message);
+    }
+
     /** Whether the request had a deferred body that nobody read (the connection must then close). */
     public boolean deferredBodyUnread() {
         return bodyDeferred && requestBody == null;
@@ -497,6 +506,14 @@ public final class Exchange extends ResponseState {
         if (value instanceof ChainFailure f) {
             f.mapOnto(this); // the core's exception, answered here: not stored either
             return this;
+        }
+        if (value instanceof ProtocolSwitch s) {
+            if (http11 && owner.canSwitchProtocols()) {
+                own(); // the new protocol reads its opening request after this response is written
+                switchProtocols(s);
+                s.taken();
+            }
+            return this; // not stored: untaken, the handler answers the refusal itself
         }
         RareRequestState r = rare();
         if (r.attributes == null) {

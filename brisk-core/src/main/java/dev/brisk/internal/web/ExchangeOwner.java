@@ -17,4 +17,12 @@ public interface ExchangeOwner {
 
     /** The connection's TLS, or null on plain HTTP. */
     dev.brisk.TlsInfo tls();
+
+    /**
+     * Whether the connection can switch to another protocol after this exchange's response
+     * ({@link ProtocolSwitch}): an HTTP/1.1 connection can, an HTTP/2 stream cannot.
+     */
+    default boolean canSwitchProtocols() {
+        return false;
+    }
 }

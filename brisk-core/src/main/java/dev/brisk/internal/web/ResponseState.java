@@ -34,6 +34,8 @@ abstract class ResponseState implements Context {
     /** A body given as a buffer (shared, never written through), or null: then {@link #responseBody}. */
     private ByteBuffer responseBuffer;
     private InputStream responseStream;
+    /** The handler accepted a protocol switch: the response is its {@code 101}. Else null. */
+    private ProtocolSwitch protocolSwitch;
 
     // ---- engine-facing ----
 
@@ -65,6 +67,19 @@ abstract class ResponseState implements Context {
         return responseStream;
     }
 
+    /** The protocol switch the response answers with ({@code 101}), or null for a normal response. */
+    public ProtocolSwitch protocolSwitch() {
+        return status == 101 ? protocolSwitch : null;
+    }
+
+    /** The response becomes {@code s}'s {@code 101}: no body, and the connection changes protocol after it. */
+    void switchProtocols(ProtocolSwitch s) {
+        clearBody();
+        contentType = null;
+        status = 101;
+        protocolSwitch = s;
+    }
+
     /**
      * Adds {@code X-Request-Id} with {@link #requestId()} to the response, unless the handler set that
      * header itself. Called by the engine once the handler is done.
@@ -91,6 +106,7 @@ abstract class ResponseState implements Context {
      */
     void resetResponse() {
         status = 200;
+        protocolSwitch = null;
         contentType = null;
         if (headers != null) {
             headers.dropHandlerFields();

@@ -47,6 +47,17 @@ class HpackEncoderTest {
     }
 
     @Test
+    void numbersAreWrittenWithoutAString() throws Exception {
+        HpackEncoder e = new HpackEncoder();
+        e.begin();
+        e.field(28, 0);
+        e.field(28, 7);
+        e.field(28, 1_234_567_890_123L);
+        assertThat(decode(new HpackDecoder(4096), e))
+                .containsExactly("content-length: 0", "content-length: 7", "content-length: 1234567890123");
+    }
+
+    @Test
     void aLowerPeerTableSizeIsAnnouncedAtTheStartOfTheNextBlock() throws Exception {
         HpackEncoder e = new HpackEncoder();
         e.peerTableSize(0);

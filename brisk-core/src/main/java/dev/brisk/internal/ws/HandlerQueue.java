@@ -1,0 +1,72 @@
+package dev.brisk.internal.ws;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one session's handlers on its route's dispatch, one at a time and in the order submitted:
+ * {@code onOpen}, the messages, {@code onClose}. Inline (the caller's thread) for an event-loop route
+ * or a blocking engine's connection thread; otherwise a queue drained by one task at a time on the
+ * executor, so two messages of a session never run at once while sessions run in parallel.
+ *
+ * <p>{@link #pending} counts submitted tasks not yet finished: the connection stops reading while too
+ * many wait. Any thread.
+ */
+final class HandlerQueue implements Runnable {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+
+    private final Executor executor;
+    private final ConcurrentLinkedQueue<Runnable> tasks;
+    private final AtomicInteger pending = new AtomicInteger();
+
+    /** @param executor where tasks run, or null to run each at once on the submitting thread */
+    HandlerQueue(Executor executor) {
+        this.executor = executor;
+        this.tasks = executor == null ? null : new ConcurrentLinkedQueue<>();
+    }
+
+    boolean inline() {
+        return executor == null;
+    }
+
+    /** Tasks submitted and not finished. */
+    int pending() {
+        return pending.get();
+    }
+
+    void submit(Runnable task) {
+        if (executor == null) {
+            runSafely(task);
+            return;
+        }
+        tasks.add(task);
+        if (pending.getAndIncrement() == 0) {
+            try {
+                executor.execute(this);
+            } catch (RejectedExecutionException e) {
+                run(); // the executor is shut down (the server is stopping): the caller runs them
+            }
+        }
+    }
+
+    /** Drains the queue; the one drainer at a time. */
+    @Override
+    public void run() {
+        do {
+            Runnable t = tasks.poll();
+            if (t != null) {
+                runSafely(t);
+            }
+        } while (pending.decrementAndGet() > 0);
+    }
+
+    private static void runSafely(Runnable t) {
+        try {
+            t.run();
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.ERROR, "a WebSocket handler task failed", e);
+        }
+    }
+}

@@ -1,0 +1,556 @@
+package dev.brisk.internal.ws;
+
+import dev.brisk.internal.transport.Protocol;
+import dev.brisk.internal.transport.Wire;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * WebSocket (RFC 6455) on one {@link Wire}, after the HTTP/1.1 handshake's {@code 101}: the protocol's
+ * state machine. {@link Inbound} turns bytes into messages and control frames, {@link Outbound} queues
+ * and writes frames, {@link HandlerQueue} runs the route's handlers on its dispatch; this class answers
+ * pings, runs the closing handshake, the timers and the limits.
+ *
+ * <pre>
+ *   OPEN ──server closes (app, idle, shutdown, too slow a receiver): close frame queued──▶ CLOSE_SENT
+ *    │                                                  peer's close ──▶ CLOSED
+ *    │                                                  protocol error ──▶ LINGER
+ *    │                                                  ws-close-timeout ──▶ CLOSED
+ *    ├──peer's close: the reply queued ─────────────────────────────────────▶ LINGER
+ *    ├──protocol error or limit (1002, 1003, 1007, 1009, 1013): close queued ─▶ LINGER
+ *    │      LINGER: input read and dropped; once the last frame is written, the output is shut
+ *    │      (FIN); the peer's end of stream, or ws-close-timeout ──▶ CLOSED
+ *    └──end of stream, I/O error, write stalled past write-timeout ──────────▶ CLOSED (1006)
+ * </pre>
+ *
+ * Lingering rather than closing at once keeps a close frame from being lost to a reset: closing a socket
+ * with unread input makes the kernel send RST, which may overtake what was written.
+ *
+ * <p>{@code onClose} reports the code that ended the session: the peer's when it closed first, else the
+ * server's, 1006 when the connection ended without a close frame.
+ *
+ * <p>Threads: the {@link Protocol} methods on the wire's loop thread; {@link #send}, {@link #closeBy},
+ * {@link #isOpen} and {@link #bufferedAmount} from any thread (they hop to the loop for what they change).
+ */
+public final class WebSocketConnection implements Protocol, Inbound.Listener {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+    private static final int OPEN = 0;
+    private static final int CLOSE_SENT = 1;
+    private static final int LINGER = 2;
+    private static final int CLOSED = 3;
+    /** Messages waiting for their handler at which reading pauses, and resumes. */
+    private static final int PAUSE_AT = 16;
+    private static final int RESUME_AT = 4;
+    private static final byte[] EMPTY = new byte[0];
+    private static final String SLOW = "outbound limit exceeded: the receiver is too slow";
+
+    private final Wire wire;
+    private final WebSockets ws;
+    private final WebSocketSpec spec;
+    private final Session session;
+    private final Inbound inbound;
+    private final Sender sender;
+    private final HandlerQueue handlers;
+    private final long idleNanos;
+    private final long pingNanos;
+    private final long closeNanos;
+    private volatile int state = OPEN;
+    /** Bytes read and not yet taken (write mode), or null. */
+    private ByteBuffer in;
+    private boolean paused;
+    private boolean outputShut;
+    private final AtomicInteger waiting = new AtomicInteger();
+    private long lastHeard;
+    private long lastPing;
+    private long closeDeadline;
+    private int endCode = CloseCodes.ABNORMAL;
+    private String endReason = "";
+    private boolean endSet;
+    private boolean closeReported;
+
+    private WebSocketConnection(Wire wire, WebSockets ws, WebSocketSpec spec, Session session, DeflateOffer deflate,
+            HandlerQueue handlers) {
+        this.wire = wire;
+        this.ws = ws;
+        this.spec = spec;
+        this.session = session;
+        this.handlers = handlers;
+        dev.brisk.WebSocketOptions o = ws.options();
+        this.inbound = new Inbound(new FrameParser(o.maxFrameSize(), deflate != null),
+                deflate == null ? null : new MessageInflater(deflate), o.maxMessageSize(), ws.budget(), this);
+        this.sender = new Sender(wire, this, ws, deflate == null ? null : new MessageDeflater(deflate, ws.deflaters()));
+        this.idleNanos = o.idleTimeout().toNanos();
+        this.pingNanos = o.pingInterval().toNanos();
+        this.closeNanos = o.closeTimeout().toNanos();
+    }
+
+    /**
+     * The WebSocket protocol of {@code wire}, which the {@code 101} was just written to: {@code onOpen}
+     * is handed to the handlers, then the bytes the client sent right behind its handshake are taken.
+     * Loop thread.
+     *
+     * @param buffered bytes already read after the handshake (read mode)
+     * @param handlers where the session's handlers run
+     */
+    static WebSocketConnection open(Wire wire, ByteBuffer buffered, WebSockets ws, WebSocketSpec spec,
+            Session session, DeflateOffer deflate, HandlerQueue handlers) {
+        wire.duplex();
+        WebSocketConnection c = new WebSocketConnection(wire, ws, spec, session, deflate, handlers);
+        session.connection(c);
+        ws.stats().opened.increment();
+        c.start(buffered);
+        return c;
+    }
+
+    private void start(ByteBuffer buffered) {
+        long now = wire.clock();
+        lastHeard = now;
+        lastPing = now;
+        if (spec.onOpen != null) {
+            handlers.submit(() -> {
+                try {
+                    spec.onOpen.onOpen(session);
+                } catch (Throwable t) {
+                    handlerFailed(t);
+                }
+            });
+        }
+        if (buffered.hasRemaining() && state != CLOSED) {
+            take(buffered);
+            if (buffered.hasRemaining() && state != CLOSED) {
+                in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), buffered.remaining()));
+                in.put(buffered);
+            }
+        }
+        afterEvent();
+    }
+
+    // ---- bytes in -----------------------------------------------------------------------------------
+
+    @Override
+    public void onReadable() {
+        if (state == CLOSED) {
+            return;
+        }
+        for (int round = 0; round < 8 && state != CLOSED && !paused; round++) {
+            if (in == null) {
+                in = wire.inPool().acquire();
+            }
+            int n;
+            try {
+                n = wire.read(in); // on a blocking loop another thread may have the turn meanwhile
+            } catch (IOException e) {
+                ended("connection lost: " + e.getMessage());
+                return;
+            }
+            if (n < 0) {
+                ended("connection closed without a close frame");
+                return;
+            }
+            if (n == 0) {
+                break;
+            }
+            wire.counters().bytesIn(n);
+            lastHeard = wire.clock();
+            in.flip();
+            take(in);
+            if (in == null) {
+                return; // closed meanwhile (by a handler, or the protocol)
+            }
+            in.compact();
+            if (wire.blocking()) {
+                break; // one read per turn: the loop reads again, with the deadline in mind
+            }
+        }
+        afterEvent();
+    }
+
+    @Override
+    public void onBytes(byte[] src, int n) {
+        if (n < 0) {
+            ended("connection closed without a close frame");
+            return;
+        }
+        lastHeard = wire.clock();
+        ByteBuffer b = ByteBuffer.wrap(java.util.Arrays.copyOf(src, n));
+        take(b);
+        if (b.hasRemaining() && state != CLOSED) {
+            in = ByteBuffer.allocate(Math.max(wire.inPool().bufferSize(), b.remaining()));
+            in.put(b);
+        }
+        afterEvent();
+    }
+
+    /**
+     * Takes frames from {@code b} (read mode): all of them while lingering, which drops them. What inline
+     * handlers send meanwhile is written once, after (not while waiting in a read: another thread with
+     * a blocking loop's turn then writes at once).
+     */
+    private void take(ByteBuffer b) {
+        if (state == LINGER) {
+            b.position(b.limit());
+            return;
+        }
+        sender.hold();
+        try {
+            inbound.process(b);
+        } catch (ProtocolError e) {
+            fail(e.code(), e.getMessage());
+            b.position(b.limit());
+        } finally {
+            sender.release();
+        }
+    }
+
+    /** After an event: what inline handlers sent goes out, a spent input buffer goes back, the deadline moves. */
+    private void afterEvent() {
+        if (in != null && in.position() == 0) {
+            wire.inPool().release(in);
+            in = null;
+        }
+        if (state != CLOSED) {
+            scheduleDeadline();
+        }
+    }
+
+    @Override
+    public boolean accepting() {
+        return (state == OPEN || state == CLOSE_SENT) && !paused;
+    }
+
+    @Override
+    public void message(int type, byte[] data, long reserved) {
+        ws.stats().messagesIn.increment();
+        if (state != OPEN) {
+            ws.budget().release(reserved);
+            return;
+        }
+        boolean text = type == FrameParser.TEXT;
+        if (text ? spec.onText == null : spec.onBinary == null) {
+            ws.budget().release(reserved);
+            fail(CloseCodes.UNSUPPORTED_DATA, text ? "text messages are not accepted" : "binary messages are not accepted");
+            return;
+        }
+        boolean queued = !handlers.inline();
+        if (queued && waiting.incrementAndGet() >= PAUSE_AT) {
+            paused = true; // too many wait for their handler: read on once they are handled
+            wire.readInterest(false);
+        }
+        handlers.submit(() -> {
+            try {
+                if (text) {
+                    spec.onText.onText(session, new String(data, StandardCharsets.UTF_8));
+                } else {
+                    spec.onBinary.onBinary(session, data);
+                }
+            } catch (Throwable t) {
+                handlerFailed(t);
+            } finally {
+                ws.budget().release(reserved);
+                if (queued && waiting.decrementAndGet() == RESUME_AT) {
+                    wire.execute(this::resume);
+                }
+            }
+        });
+    }
+
+    private void resume() {
+        if (!paused || state == CLOSED) {
+            return;
+        }
+        paused = false;
+        wire.readInterest(true);
+        if (in != null && in.position() > 0) {
+            in.flip();
+            take(in);
+            if (in != null) {
+                in.compact();
+            }
+            afterEvent();
+        }
+    }
+
+    @Override
+    public void control(int opcode, byte[] payload, int len) throws ProtocolError {
+        switch (opcode) {
+            case FrameParser.PING -> {
+                if (state == OPEN) {
+                    sender.control(FrameParser.PONG, java.util.Arrays.copyOf(payload, len));
+                }
+            }
+            case FrameParser.PONG -> {
+                // lastHeard moved when its bytes arrived: that is all a pong is for
+            }
+            default -> peerClosed(payload, len);
+        }
+    }
+
+    private void peerClosed(byte[] p, int len) throws ProtocolError {
+        int code;
+        String reason;
+        if (len == 0) {
+            code = CloseCodes.NO_STATUS;
+            reason = "";
+        } else if (len == 1) {
+            throw new ProtocolError(CloseCodes.PROTOCOL_ERROR, "close frame with a 1-byte payload");
+        } else {
+            code = ((p[0] & 0xFF) << 8) | (p[1] & 0xFF);
+            if (!CloseCodes.validOnWire(code)) {
+                throw new ProtocolError(CloseCodes.PROTOCOL_ERROR, "invalid close code " + code);
+            }
+            if (!Utf8Validator.valid(p, 2, len - 2)) {
+                throw new ProtocolError(CloseCodes.INVALID_DATA, "close reason is not valid UTF-8");
+            }
+            reason = new String(p, 2, len - 2, StandardCharsets.UTF_8);
+        }
+        if (state == CLOSE_SENT) {
+            close(); // the answer to our close: the handshake is done
+            return;
+        }
+        end(code, reason);
+        state = LINGER;
+        inbound.discardData();
+        closeDeadline = wire.clock() + closeNanos;
+        sender.last(Frames.close(code, "")); // the reply echoes the code (none for none)
+    }
+
+    // ---- closing -------------------------------------------------------------------------------------
+
+    /** The server closes: {@code code} and {@code reason} go out after what was already sent. Any thread. */
+    void closeBy(int code, String reason) {
+        if (wire.inLoop()) {
+            initiate(code, reason);
+        } else {
+            wire.execute(() -> initiate(code, reason));
+        }
+    }
+
+    private void initiate(int code, String reason) {
+        if (state != OPEN) {
+            return;
+        }
+        end(code, reason);
+        state = CLOSE_SENT;
+        inbound.discardData();
+        closeDeadline = wire.clock() + closeNanos;
+        sender.last(Frames.close(code, reason));
+        scheduleDeadline();
+    }
+
+    /** The peer broke the protocol or a limit: the connection is failed with {@code code}. */
+    private void fail(int code, String reason) {
+        ws.stats().protocolErrors.increment();
+        LOG.log(System.Logger.Level.DEBUG, () -> "WebSocket from " + session.remoteAddress() + " failed: " + code + " " + reason);
+        if (state != OPEN && state != CLOSE_SENT) {
+            return;
+        }
+        boolean open = state == OPEN;
+        state = LINGER;
+        inbound.discardData();
+        closeDeadline = wire.clock() + closeNanos;
+        if (open) {
+            end(code, reason);
+            sender.last(Frames.close(code, reason));
+        } else {
+            sender.flush(); // our close is queued already: once it is out, the output is shut
+        }
+    }
+
+    /**
+     * A send went past the outbound limits (counted by the sender): the session is closed with 1008, on
+     * the loop. On a blocking engine the loop may be in a write the peer does not take; then the write
+     * timeout ends it, and the session still reports 1008. Any thread, once.
+     */
+    void tooSlowReceiver() {
+        if (wire.inLoop()) {
+            slowReceiver();
+        } else {
+            wire.execute(this::slowReceiver);
+        }
+    }
+
+    private void slowReceiver() {
+        if (state != OPEN) {
+            return;
+        }
+        sender.dropUnstarted();
+        initiate(CloseCodes.POLICY, SLOW);
+    }
+
+    /** The connection ended without a closing handshake (or before it finished). */
+    private void ended(String why) {
+        end(CloseCodes.ABNORMAL, why);
+        close();
+    }
+
+    /** Remembers what ended the session: the first decisive event wins. */
+    private void end(int code, String reason) {
+        if (!endSet && sender.tooSlow()) {
+            code = CloseCodes.POLICY; // decided when the send was refused, before the loop could act on it
+            reason = SLOW;
+        }
+        if (!endSet) {
+            endSet = true;
+            endCode = code;
+            endReason = reason;
+        }
+    }
+
+    private void handlerFailed(Throwable t) {
+        try {
+            if (spec.onError != null) {
+                spec.onError.onError(session, t);
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "WebSocket handler failed on " + session, t);
+            }
+        } catch (Throwable again) {
+            LOG.log(System.Logger.Level.ERROR, "WebSocket onError handler failed on " + session, again);
+        }
+        closeBy(CloseCodes.INTERNAL_ERROR, "internal error");
+    }
+
+    @Override
+    public void drain() {
+        initiate(CloseCodes.GOING_AWAY, "server shutting down");
+    }
+
+    @Override
+    public void close() {
+        if (state == CLOSED) {
+            return;
+        }
+        state = CLOSED;
+        if (in != null) {
+            wire.inPool().release(in);
+            in = null;
+        }
+        inbound.release();
+        sender.close();
+        wire.close();
+        ws.stats().closed.increment();
+        if (!closeReported) {
+            closeReported = true;
+            if (spec.onClose != null) {
+                int code = endCode;
+                String reason = endReason;
+                handlers.submit(() -> spec.onClose.onClose(session, code, reason));
+            }
+        }
+    }
+
+    // ---- bytes out -----------------------------------------------------------------------------------
+
+    /** Queues a data message and has it written. Any thread. */
+    CompletableFuture<Void> send(int opcode, byte[] data, int off, int len) {
+        return sender.message(opcode, data, off, len);
+    }
+
+    /** The write failed: the peer is gone. Loop thread. */
+    void writeFailed(IOException e) {
+        ended("connection lost while writing: " + e.getMessage());
+    }
+
+    /** Everything queued is written: a lingering session shuts its output (FIN) and waits for the peer's end. */
+    void allWritten() {
+        if (state == LINGER && !outputShut) {
+            outputShut = true;
+            try {
+                wire.shutdownOutput();
+            } catch (IOException e) {
+                close();
+            }
+        }
+    }
+
+    @Override
+    public void onWritable() {
+        sender.flush();
+        if (state != CLOSED) {
+            scheduleDeadline();
+        }
+    }
+
+    // ---- time -----------------------------------------------------------------------------------------
+
+    @Override
+    public void onTimer(long now) {
+        if (state == CLOSED) {
+            return;
+        }
+        if (sender.stalled(now)) {
+            wire.counters().timedOut(); // the peer took nothing for the whole write timeout
+            ended("write timed out");
+            return;
+        }
+        if (state == OPEN) {
+            if (now - lastHeard > idleNanos) {
+                ws.stats().idleClosed.increment();
+                initiate(CloseCodes.GOING_AWAY, "idle timeout");
+            } else if (pingNanos > 0 && now - lastHeard >= pingNanos && now - lastPing >= pingNanos) {
+                lastPing = now;
+                sender.control(FrameParser.PING, EMPTY);
+            }
+        } else if (now - closeDeadline > 0) {
+            if (state == CLOSE_SENT) {
+                end(CloseCodes.ABNORMAL, "no close frame from the peer in time");
+            }
+            close();
+            return;
+        }
+        if (state != CLOSED) {
+            scheduleDeadline();
+        }
+    }
+
+    /** Tells the wire the next deadline (a blocking loop bounds its read by it; a selector loop scans anyway). */
+    private void scheduleDeadline() {
+        long next;
+        if (state == OPEN) {
+            next = lastHeard + idleNanos;
+            if (pingNanos > 0) {
+                long ping = Math.max(lastHeard, lastPing) + pingNanos;
+                if (ping - next < 0) {
+                    next = ping;
+                }
+            }
+        } else {
+            next = closeDeadline;
+        }
+        wire.deadline(sender.stallDeadline(next));
+    }
+
+    // ---- what a transport asks ------------------------------------------------------------------------
+
+    /** Whether the session is open for sending. Any thread. */
+    boolean isOpen() {
+        return state == OPEN;
+    }
+
+    /** Bytes queued and not yet written. Any thread. */
+    long bufferedAmount() {
+        return sender.queued();
+    }
+
+    @Override
+    public boolean idle() {
+        return false; // a session is never "between requests": a drain closes it with 1001
+    }
+
+    @Override
+    public boolean holdsInput() {
+        return in != null;
+    }
+
+    @Override
+    public boolean awaitsTask() {
+        return false;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return state == CLOSED;
+    }
+}

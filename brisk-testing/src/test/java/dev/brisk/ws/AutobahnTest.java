@@ -1,0 +1,127 @@
+package dev.brisk.ws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.brisk.Dispatch;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The field's own WebSocket conformance suite, the Autobahn TestSuite ({@code wstest -m fuzzingclient}),
+ * against an echo route on each engine: every case (framing, pings, reserved bits, opcodes,
+ * fragmentation, UTF-8, limits, close codes, permessage-deflate) must end OK, NON-STRICT or
+ * INFORMATIONAL — none FAILED, none UNIMPLEMENTED.
+ *
+ * <p>{@code wstest} is a Python 2.7 program: {@code .ci/run} installs it (PyPI {@code autobahntestsuite}
+ * in a virtualenv under {@code ~/.cache/brisk/wstest}) and sets {@code BRISK_WSTEST}; the test looks
+ * there, then on the PATH. Without it this test is skipped, unless {@code BRISK_REQUIRE_WSTEST=1}. The full suite
+ * takes long (its compression cases 12 and 13 most: Python compresses slowly), so it runs only with
+ * {@code BRISK_AUTOBAHN=1}; {@code BRISK_AUTOBAHN_CASES} and {@code BRISK_AUTOBAHN_EXCLUDE} narrow it
+ * (comma-separated case patterns, which wstest reads as regular expressions with {@code *} for
+ * {@code .*}, matched at the start: {@code 12.*.1[0-9]}). The default run has
+ * {@link WebSocketConformanceTest}, which covers each of its case groups with a raw-socket client.
+ */
+class AutobahnTest {
+    private static final Pattern CASE = Pattern.compile(
+            "\"(\\d+(?:\\.\\d+)+)\"\\s*:\\s*\\{[^{}]*?\"behavior\"\\s*:\\s*\"([A-Z-]+)\"[^{}]*?\"behaviorClose\"\\s*:\\s*\"([A-Z-]+)\"",
+            Pattern.DOTALL);
+
+    static Path wstest() {
+        String env = System.getenv("BRISK_WSTEST");
+        if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
+            return Path.of(env);
+        }
+        Path cached = Path.of(System.getProperty("user.home"), ".cache", "brisk", "wstest", "bin", "wstest");
+        if (Files.isExecutable(cached)) {
+            return cached;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path p = Path.of(dir, "wstest");
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** A JSON list of the comma-separated {@code cases} ("" for none). */
+    private static String jsonList(String cases) {
+        StringBuilder b = new StringBuilder("[");
+        for (String c : cases.split(",")) {
+            if (!c.isBlank()) {
+                b.append(b.length() > 1 ? ", " : "").append('"').append(c.trim()).append('"');
+            }
+        }
+        return b.append(']').toString();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void everyAutobahnCasePasses(Engine engine) throws Exception {
+        assumeTrue("1".equals(System.getenv("BRISK_AUTOBAHN")), "the Autobahn run is on with BRISK_AUTOBAHN=1");
+        Path wstest = wstest();
+        if (wstest == null && "1".equals(System.getenv("BRISK_REQUIRE_WSTEST"))) {
+            throw new AssertionError("wstest is required (BRISK_REQUIRE_WSTEST=1) but was not found");
+        }
+        assumeTrue(wstest != null, "the Autobahn TestSuite (wstest) is not installed");
+        Path dir = Files.createTempDirectory("autobahn-" + engine.name().toLowerCase());
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsMaxMessageSize(64 << 20).wsMaxFrameSize(64 << 20).wsOutboundLimit(64 << 20)
+                    .wsMemory(1L << 30).wsCloseTimeout(Duration.ofSeconds(2));
+            cfg.ws("/", ws -> ws
+                    .onText((s, text) -> s.sendText(text))
+                    .onBinary((s, data) -> s.sendBinary(data))).dispatch(Dispatch.EVENT_LOOP);
+        })) {
+            String agent = "brisk-" + engine.name().toLowerCase();
+            Path spec = dir.resolve("spec.json");
+            Files.writeString(spec, "{\"outdir\": \"" + dir.resolve("reports") + "\", \"servers\": [{\"agent\": \""
+                    + agent + "\", \"url\": \"ws://127.0.0.1:" + t.port() + "\"}], \"cases\": "
+                    + jsonList(System.getenv().getOrDefault("BRISK_AUTOBAHN_CASES", "*")) + ", \"exclude-cases\": "
+                    + jsonList(System.getenv().getOrDefault("BRISK_AUTOBAHN_EXCLUDE", "")) + ", \"exclude-agent-cases\": {}}");
+            Process p = new ProcessBuilder(wstest.toString(), "-m", "fuzzingclient", "-s", spec.toString())
+                    .directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("wstest.log").toFile()).start();
+            if (!p.waitFor(90, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("wstest did not finish within 90 minutes; log: " + dir.resolve("wstest.log"));
+            }
+            Path index = dir.resolve("reports").resolve("index.json");
+            assertThat(index).as("wstest's report (log: %s)", dir.resolve("wstest.log")).exists();
+            String json = Files.readString(index, StandardCharsets.UTF_8);
+            Map<String, String> results = new TreeMap<>();
+            Matcher m = CASE.matcher(json);
+            while (m.find()) {
+                results.put(m.group(1), m.group(2) + "/" + m.group(3));
+            }
+            Map<String, Integer> tally = new TreeMap<>();
+            Map<String, String> bad = new TreeMap<>();
+            for (Map.Entry<String, String> e : results.entrySet()) {
+                String behavior = e.getValue().substring(0, e.getValue().indexOf('/'));
+                String close = e.getValue().substring(e.getValue().indexOf('/') + 1);
+                tally.merge(behavior, 1, Integer::sum);
+                if (!(behavior.equals("OK") || behavior.equals("NON-STRICT") || behavior.equals("INFORMATIONAL"))
+                        || !(close.equals("OK") || close.equals("INFORMATIONAL"))) {
+                    bad.put(e.getKey(), e.getValue());
+                }
+            }
+            System.out.println("Autobahn " + agent + ": " + results.size() + " cases " + tally
+                    + (bad.isEmpty() ? "" : ", not passed: " + bad) + " (report: " + dir.resolve("reports") + ")");
+            assertThat(results.size()).as("cases in the report (all of its %d parsed)", json.split("\"behaviorClose\"").length - 1)
+                    .isEqualTo(json.split("\"behaviorClose\"").length - 1).isGreaterThan(200);
+            assertThat(bad).as("cases not passed (report in %s)", dir.resolve("reports")).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,343 @@
+package dev.brisk.ws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.Dispatch;
+import dev.brisk.HttpException;
+import dev.brisk.WebSocketSession;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
+import java.net.URI;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The WebSocket API as an app uses it, on every engine: handshakes refused and accepted (origins,
+ * subprotocols, middleware), the session's view of its request, the handlers' order and close codes,
+ * sends from other threads and sessions, a receiver too slow for its outbound limit, idle pings and the
+ * idle timeout, and a shutdown's 1001.
+ */
+@ParameterizedClass
+@EnumSource(Engine.class)
+class WebSocketApiTest {
+    @Parameter
+    Engine engine;
+
+    private static URI ws(BriskTestServer t, String path) {
+        return URI.create("ws://127.0.0.1:" + t.port() + path);
+    }
+
+    @Test
+    void handshakesThatAreNotAcceptedGetAClearAnswer() throws Exception {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.ws("/ws", w -> w.onText((s, x) -> s.sendText(x)).origins("https://good.example", "https://*.apps.example"));
+            cfg.ws("/proto", w -> w.onText((s, x) -> s.sendText(s.subprotocol())).subprotocols("v2.chat", "v1.chat"));
+        })) {
+            var plain = t.get("/ws");
+            assertThat(plain.statusCode()).isEqualTo(426);
+            assertThat(plain.headers().firstValue("Upgrade")).hasValue("websocket");
+            assertThat(plain.body()).contains("WebSocket endpoint");
+
+            try (RawWs c = RawWs.open(t.port(), "/ws", "Origin: https://evil.example\r\n")) {
+                assertThat(c.status()).isEqualTo(403);
+            }
+            try (RawWs c = RawWs.open(t.port(), "/ws", "Origin: https://good.example\r\n")) {
+                assertThat(c.status()).isEqualTo(101);
+                assertThat(c.header("Sec-WebSocket-Accept")).isEqualTo("BACScCJPNqyz+UBoqMH89VmURoA=");
+            }
+            try (RawWs c = RawWs.open(t.port(), "/ws", "Origin: https://a.apps.example\r\n")) {
+                assertThat(c.status()).isEqualTo(101);
+            }
+            try (RawWs c = RawWs.open(t.port(), "/proto", "Sec-WebSocket-Protocol: v3.chat, v1.chat\r\n")) {
+                assertThat(c.status()).isEqualTo(101);
+                assertThat(c.header("Sec-WebSocket-Protocol")).isEqualTo("v1.chat");
+                c.text("which?");
+                assertThat(c.readData().text()).isEqualTo("v1.chat");
+            }
+            try (RawWs c = RawWs.open(t.port(), "/proto", "Sec-WebSocket-Protocol: v9.chat\r\n")) {
+                assertThat(c.status()).isEqualTo(400);
+            }
+            try (JdkWsClient c = JdkWsClient.connect(ws(t, "/proto"), List.of("v2.chat"), null)) {
+                assertThat(c.socket.getSubprotocol()).isEqualTo("v2.chat");
+            }
+            // raw requests for the other refusals
+            try (var r = t.raw()) {
+                r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n");
+                var resp = r.read();
+                assertThat(resp.status()).isEqualTo(426);
+                assertThat(resp.header("Sec-WebSocket-Version")).isEqualTo("13");
+                r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n");
+                assertThat(r.read().status()).isEqualTo(400);
+                r.send("GET /ws HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+                var old = r.read();
+                assertThat(old.status()).isEqualTo(400);
+                assertThat(old.body()).contains("HTTP/1.1");
+            }
+        }
+    }
+
+    @Test
+    void middlewareGuardsTheHandshakeAndTheSessionSeesTheRequest() throws Exception {
+        LinkedBlockingQueue<String> seen = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.use(next -> ctx -> {
+                String token = ctx.queryParam("token");
+                if (!"secret".equals(token)) {
+                    throw new HttpException.Unauthorized("token required");
+                }
+                ctx.attribute("user", "alice");
+                next.handle(ctx);
+            });
+            cfg.ws("/rooms/{room}", w -> w
+                    .onOpen(s -> seen.add(s.attribute("user") + " in " + s.pathParam("room") + " via " + s.path()
+                            + " with " + s.header("X-Client") + " " + s.queryParam("token")))
+                    .onText((s, x) -> s.sendText(s.attribute("user") + ": " + x)));
+        })) {
+            try (RawWs c = RawWs.open(t.port(), "/rooms/lobby")) {
+                assertThat(c.status()).isEqualTo(401);
+            }
+            try (RawWs c = RawWs.open(t.port(), "/rooms/lobby?token=secret", "X-Client: raw\r\n")) {
+                assertThat(c.status()).isEqualTo(101);
+                assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("alice in lobby via /rooms/lobby with raw secret");
+                c.text("hi");
+                assertThat(c.readData().text()).isEqualTo("alice: hi");
+            }
+        }
+    }
+
+    @Test
+    void handlersRunInOrderAndCloseCodesReachBothSides() throws Exception {
+        LinkedBlockingQueue<String> events = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/life", w -> w
+                .onOpen(s -> events.add("open"))
+                .onText((s, x) -> {
+                    events.add("text " + x);
+                    switch (x) {
+                        case "fail" -> throw new IllegalStateException("boom");
+                        case "bye" -> s.close(4002, "done");
+                        default -> s.sendText("ok " + x);
+                    }
+                })
+                .onError((s, e) -> events.add("error " + e.getMessage()))
+                .onClose((s, code, reason) -> events.add("close " + code + " " + reason + " open=" + s.isOpen())))
+                .dispatch(Dispatch.VIRTUAL_THREADS))) {
+            try (JdkWsClient c = JdkWsClient.connect(ws(t, "/life"))) {
+                c.socket.sendText("a", true);
+                assertThat(c.nextText()).isEqualTo("ok a");
+                c.socket.sendClose(4001, "client leaves").get(5, TimeUnit.SECONDS);
+                assertThat(c.next(10).closeCode()).isEqualTo(4001);
+            }
+            assertThat(take(events, 4)).containsExactly("open", "text a", "close 4001 client leaves open=false",
+                    "<none>");
+            try (JdkWsClient c = JdkWsClient.connect(ws(t, "/life"))) {
+                c.socket.sendText("bye", true);
+                JdkWsClient.Event e = c.next(10);
+                assertThat(e.closeCode()).isEqualTo(4002);
+                assertThat(e.closeReason()).isEqualTo("done");
+            }
+            assertThat(take(events, 3)).containsExactly("open", "text bye", "close 4002 done open=false");
+            try (JdkWsClient c = JdkWsClient.connect(ws(t, "/life"))) {
+                c.socket.sendText("fail", true);
+                assertThat(c.next(10).closeCode()).as("a handler that throws: 1011").isEqualTo(1011);
+            }
+            assertThat(take(events, 4)).containsExactly("open", "text fail", "error boom",
+                    "close 1011 internal error open=false");
+        }
+    }
+
+    private static List<String> take(LinkedBlockingQueue<String> q, int n) throws InterruptedException {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String s = q.poll(i == n - 1 && n == 4 && out.size() == 3 && out.get(2).startsWith("close") ? 300 : 10_000,
+                    TimeUnit.MILLISECONDS);
+            out.add(s == null ? "<none>" : s);
+        }
+        return out;
+    }
+
+    @Test
+    void sessionsSendToEachOtherAndFromAnyThread() throws Exception {
+        Set<WebSocketSession> room = ConcurrentHashMap.newKeySet();
+        CountDownLatch two = new CountDownLatch(2);
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/room", w -> w
+                .onOpen(s -> {
+                    room.add(s);
+                    two.countDown();
+                })
+                .onText((s, x) -> room.forEach(o -> o.sendText(x)))
+                .onClose((s, c, r) -> room.remove(s))))) {
+            try (JdkWsClient a = JdkWsClient.connect(ws(t, "/room")); JdkWsClient b = JdkWsClient.connect(ws(t, "/room"))) {
+                assertThat(two.await(10, TimeUnit.SECONDS)).isTrue();
+                a.socket.sendText("from a", true);
+                assertThat(b.nextText()).as("a's message relayed to b, whose thread may be waiting in a read")
+                        .isEqualTo("from a");
+                assertThat(a.nextText()).isEqualTo("from a");
+                // a thread of the app's own, outside any handler
+                Thread pusher = Thread.ofPlatform().start(() -> room.forEach(s -> s.sendText("pushed").join()));
+                pusher.join(10_000);
+                assertThat(a.nextText()).isEqualTo("pushed");
+                assertThat(b.nextText()).isEqualTo("pushed");
+                CompletableFuture<Void> sent = room.iterator().next().sendBinary(new byte[] {1, 2, 3});
+                sent.get(10, TimeUnit.SECONDS); // completes once the socket took it
+            }
+        }
+    }
+
+    @Test
+    void aReceiverTooSlowForItsOutboundLimitIsClosedWith1008AndCounted() throws Exception {
+        AtomicReference<String> closedWith = new AtomicReference<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        CountDownLatch refused = new CountDownLatch(1);
+        byte[] chunk = new byte[16 * 1024];
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            // a blocking engine's write to a full socket holds the connection until the write timeout
+            cfg.options().wsOutboundLimit(128 * 1024).wsCloseTimeout(Duration.ofMillis(500)).writeTimeout(Duration.ofSeconds(1));
+            cfg.ws("/flood", w -> w
+                    .onOpen(s -> Thread.ofVirtual().start(() -> {
+                        for (int i = 0; i < 10_000; i++) {
+                            CompletableFuture<Void> f = s.sendBinary(chunk);
+                            if (f.isCompletedExceptionally()) {
+                                refused.countDown();
+                                return;
+                            }
+                        }
+                    }))
+                    .onClose((s, code, reason) -> {
+                        closedWith.set(code + " " + reason);
+                        closed.countDown();
+                    }));
+        })) {
+            try (RawWs c = RawWs.open(t.port(), "/flood")) {
+                c.socket.setReceiveBufferSize(8 * 1024);
+                assertThat(refused.await(10, TimeUnit.SECONDS)).as("a send refused past the limit").isTrue();
+                assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(closedWith.get()).startsWith("1008 outbound limit exceeded");
+                assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
+            }
+            // the queued frames it was refused for are dropped, their bytes given back to ws-memory
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (t.app().metrics().webSocketBufferedBytes() != 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(t.app().metrics().webSocketBufferedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aSilentPeerIsPingedAndThenClosedWhileOneThatAnswersStays() throws Exception {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsPingInterval(Duration.ofMillis(200)).wsIdleTimeout(Duration.ofMillis(1500))
+                    .wsCloseTimeout(Duration.ofMillis(500));
+            cfg.ws("/idle", w -> w.onText((s, x) -> s.sendText(x)));
+        })) {
+            try (RawWs silent = RawWs.open(t.port(), "/idle"); RawWs alive = RawWs.open(t.port(), "/idle")) {
+                long start = System.nanoTime();
+                RawWs.Frame ping = silent.read();
+                assertThat(ping.opcode()).as("a ping after the ping interval").isEqualTo(9);
+                // the live one answers its pings for a while
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2500);
+                int pongs = 0;
+                while (System.nanoTime() < until) {
+                    RawWs.Frame f = alive.read();
+                    assertThat(f.opcode()).as("only pings come to a peer that answers").isEqualTo(9);
+                    alive.send(true, 0, 10, f.payload());
+                    pongs++;
+                }
+                assertThat(pongs).isGreaterThanOrEqualTo(3);
+                RawWs.Frame close = silent.readClose();
+                assertThat(close.closeCode()).isEqualTo(1001);
+                assertThat(close.closeReason()).isEqualTo("idle timeout");
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+                alive.text("still here");
+                assertThat(alive.readData().text()).isEqualTo("still here");
+                assertThat(t.app().metrics().webSocketIdleClosed()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aShutdownClosesSessionsWith1001() throws Exception {
+        List<Integer> codes = new CopyOnWriteArrayList<>();
+        BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(20));
+            cfg.ws("/s", w -> w.onText((s, x) -> s.sendText(x)).onClose((s, c, r) -> codes.add(c)));
+        });
+        JdkWsClient c = JdkWsClient.connect(ws(t, "/s"));
+        c.socket.sendText("x", true);
+        assertThat(c.nextText()).isEqualTo("x");
+        long start = System.nanoTime();
+        Thread closer = Thread.ofPlatform().start(t::close);
+        JdkWsClient.Event e = c.next(10);
+        assertThat(e.closeCode()).isEqualTo(1001);
+        c.socket.sendClose(1001, ""); // the client answers, and the server is done with it
+        closer.join(20_000);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for the shutdown timeout")
+                .isLessThan(Duration.ofSeconds(10));
+        assertThat(codes).containsExactly(1001);
+    }
+
+    @Test
+    void withContextTakeoverTheServerKeepsItsWindowAcrossMessages() throws Exception {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsCompressionContextTakeover(true);
+            cfg.ws("/z", w -> w.onText((s, x) -> s.sendText(x)));
+        })) {
+            try (RawWs c = RawWs.open(t.port(), "/z", "Sec-WebSocket-Extensions: permessage-deflate\r\n")) {
+                assertThat(c.header("Sec-WebSocket-Extensions")).isEqualTo("permessage-deflate");
+                String text = "the same sentence, again and again; ".repeat(8);
+                for (int i = 0; i < 3; i++) {
+                    c.text(text);
+                    RawWs.Frame f = c.readData(); // inflated with one window kept across messages, as the server's
+                    assertThat(f.text()).isEqualTo(text);
+                    assertThat(f.rsv1()).isTrue();
+                }
+                // the window is kept: a repeat of the last message is a back-reference of a few bytes
+                c.text(text);
+                RawWs.Frame raw = c.read();
+                assertThat(raw.rsv1()).isTrue();
+                assertThat(raw.payload().length).as("a repeated message refers back to the last one").isBetween(1, 19);
+            }
+        }
+    }
+
+    @Test
+    void sendsOnAClosedSessionFailAndTheFutureSaysSo() throws Exception {
+        AtomicReference<WebSocketSession> held = new AtomicReference<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/c", w -> w
+                .onOpen(held::set)
+                .onClose((s, c, r) -> closed.countDown())))) {
+            try (JdkWsClient c = JdkWsClient.connect(ws(t, "/c"))) {
+                c.socket.sendText("no text handler: 1003", true);
+                assertThat(c.next(10).closeCode()).isEqualTo(1003);
+            }
+            assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(held.get().isOpen()).isFalse();
+            CompletableFuture<Void> f = held.get().sendText("late");
+            assertThat(f).isCompletedExceptionally();
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).hasMessageContaining("closed");
+            }
+        }
+    }
+}
