@@ -427,10 +427,9 @@ final class UringLoop implements Runnable {
             ring.enable(); // this thread is the ring's one submitter from now on
             buffers = BufferRing.register(ring.fd(), RING_BUFFERS, RING_BUFFER_SIZE);
             if (buffers == null) {
-                LOG.log(System.Logger.Level.WARNING, "io_uring: no provided buffer rings (kernel before 5.19): "
+                LOG.log(System.Logger.Level.DEBUG, "io_uring: no provided buffer rings (kernel before 5.19): "
                         + "a receive buffer per connection");
             }
-            System.err.println("TEMP buffers=" + buffers);
             armWake();
             armAccepts();
             nextScan = System.nanoTime() + SCAN_NANOS;

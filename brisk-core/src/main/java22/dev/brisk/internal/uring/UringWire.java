@@ -164,6 +164,9 @@ final class UringWire implements Wire {
     private void dropFirst() {
         if (heldBids[0] != OWN) {
             loop.buffers().recycle(heldBids[0]);
+        } else if (loop.buffers() != null) {
+            loop.release(null, recvBuf, null); // a fallback's buffer: the ring serves the next receive
+            recvBuf = null;
         }
         heldCount--;
         System.arraycopy(heldBids, 1, heldBids, 0, heldCount);
