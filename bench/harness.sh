@@ -82,7 +82,7 @@ static-gzip|/static/data.json|GET|0|50|1|0|0|h1|Accept-Encoding: gzip
 h2c-hello|/hello|GET|0|50|1|0|0|h2c
 h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c"
 # the servers with a static-file handler (BenchServer: /static/<file>)
-STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,jetty,undertow,vertx,nginx,"
+STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,netty,jetty,undertow,vertx,nginx,"
 
 if [ "$SMOKE" = 1 ]; then
   # the baseline path without a second build (CI time): the current build stands in for the other commit
