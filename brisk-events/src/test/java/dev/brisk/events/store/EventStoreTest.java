@@ -90,7 +90,7 @@ class EventStoreTest {
             while (rs.next()) {
                 versions.add(rs.getInt(1));
             }
-            assertThat(versions).containsExactly(1);
+            assertThat(versions).containsExactly(1, 2);
         }
     }
 
