@@ -38,6 +38,10 @@ public final class EventsMain {
         String base = "http://localhost:" + service.port();
         System.out.println(title + " on " + base + " (provider " + service.config().providerUrl()
                 + ", polled every " + service.config().pollInterval() + ")");
+        if (service.cluster() != null) {
+            System.out.println("Cluster mode: instance " + service.cluster().instanceId() + " on " + service.config().effectiveDbUrl()
+                    .replaceAll("(?i)(password=)[^&;]*", "$1***") + " (one leader polls; GET /ready shows the role)");
+        }
         if (service.metricsPort() > 0) {
             System.out.println("Metrics: http://localhost:" + service.metricsPort() + "/metrics");
         }
