@@ -5,6 +5,7 @@ import dev.brisk.BriskConfig;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
 import dev.brisk.events.cluster.ClusterNode;
+import dev.brisk.events.dashboard.Dashboard;
 import dev.brisk.events.feed.FeedParser;
 import dev.brisk.events.poll.FeedPoller;
 import dev.brisk.events.search.EventCatalog;
@@ -24,7 +25,8 @@ import java.util.function.Consumer;
  * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
  * the search API on the main port and Prometheus metrics on the metrics port.
  *
- * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=&limit=&cursor=}, and from
+ * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=&limit=&cursor=},
+ * {@code GET /dashboard} and {@code GET /dashboard/data} ({@link Dashboard}), and from
  * {@code cfg.health}: {@code GET /health} (live) and {@code GET /ready} (200 once the stored events are
  * loaded and until shutdown begins, else 503).
  */
@@ -43,7 +45,9 @@ public final class EventsService implements AutoCloseable {
             next is the link to the following page (null on the last)"},\
             {"method":"GET","path":"/health","description":"liveness: 200 while the process serves"},\
             {"method":"GET","path":"/ready","description":"readiness: 200 once the stored events are loaded, \
-            503 before and while stopping"}]}"""
+            503 before and while stopping; in cluster mode with this instance's role, change number and lag"},\
+            {"method":"GET","path":"/dashboard","description":"a live dashboard of this instance (HTML)"},\
+            {"method":"GET","path":"/dashboard/data","description":"the dashboard's figures as JSON"}]}"""
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final EventsConfig config;
@@ -58,6 +62,7 @@ public final class EventsService implements AutoCloseable {
     private final MetricsServer metricsHttp;
     /** Cluster mode's election and following; null for a single instance. */
     private final ClusterNode cluster;
+    private final Dashboard dashboard;
     private volatile boolean closing;
 
     private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions, boolean poll) {
@@ -76,13 +81,17 @@ public final class EventsService implements AutoCloseable {
         try {
             p = new FeedPoller(new FeedPoller.Options(config.providerUrl(), config.pollInterval(),
                     config.connectTimeout(), config.readTimeout(), config.maxBackoff()),
-                    new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> metrics().polled(outcome));
+                    new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> {
+                        metrics().polled(outcome);
+                        dashboard().polled(outcome);
+                    });
             this.poller = p;
             if (config.cluster()) {
                 node = new ClusterNode(config.instanceId(), config.effectiveDbUrl(), config.clusterCheckInterval(),
                         store, catalog, p);
             }
             this.cluster = node;
+            this.dashboard = new Dashboard(catalog, p, node, this::server);
             this.metrics = new EventsMetrics(catalog, cache, wide, poller::lastSuccess);
             if (node != null) {
                 metrics.bindCluster(node);
@@ -139,6 +148,15 @@ public final class EventsService implements AutoCloseable {
         return metrics;
     }
 
+    private Dashboard dashboard() {
+        return dashboard;
+    }
+
+    /** The main server, or null until it has started (the dashboard asks on each request). */
+    private Brisk server() {
+        return http;
+    }
+
     private void routes(BriskConfig cfg) {
         cfg.use(metrics.requests());
         // the server listens before the stored events are loaded: not ready until they are
@@ -157,6 +175,7 @@ public final class EventsService implements AutoCloseable {
         // pure memory and bounded work on the I/O thread, no hand-off; a wide answer is made on the
         // wide-render threads (unless cached) and sent as a stream, a piece at a time (SearchEndpoint)
         cfg.get("/search", new SearchEndpoint(catalog, queries, cache, wide, config.zone())).dispatch(Dispatch.EVENT_LOOP);
+        dashboard.routes(cfg);
         cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
         cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));
         cfg.exception(Exception.class, (e, ctx) -> {

@@ -70,6 +70,8 @@ public final class FeedPoller implements AutoCloseable {
     private String etag;
     private String lastModified;
     private volatile Instant lastSuccess;
+    /** From a poll's start to the provider's response head, of the last poll that got one; -1 before. */
+    private volatile long providerNanos = -1;
     private volatile int failuresInARow;
     private long polls;
     /** Cluster mode: polls only while this says so (the leader lock is held); else always. */
@@ -141,6 +143,11 @@ public final class FeedPoller implements AutoCloseable {
     /** Failed polls since the last success (0 when the last one succeeded): the loop is backing off when above 0. */
     public int failuresInARow() {
         return failuresInARow;
+    }
+
+    /** The provider's latency at the last poll that got an answer: to its response head (redirects included), in ns; -1 before any. */
+    public long providerLatencyNanos() {
+        return providerNanos;
     }
 
     /** When the last poll succeeded (a feed stored or a 304), or null. */
@@ -246,6 +253,7 @@ public final class FeedPoller implements AutoCloseable {
 
     private PollOutcome fetchAndApply(long t0) throws IOException, InterruptedException, FeedFormatException {
         HttpResponse<InputStream> response = fetch();
+        providerNanos = System.nanoTime() - t0;
         int status = response.statusCode();
         if (status == 304) {
             response.body().close();
