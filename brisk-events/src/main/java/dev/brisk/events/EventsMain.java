@@ -45,6 +45,7 @@ public final class EventsMain {
         if (service.metricsPort() > 0) {
             System.out.println("Metrics: http://localhost:" + service.metricsPort() + "/metrics");
         }
+        System.out.println("Dashboard: " + base + "/dashboard");
         System.out.println("Try:");
         System.out.println("  curl " + base + "/          (the service's routes)");
         System.out.println("  curl '" + base + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-02-01T00:00:00Z'");

@@ -76,6 +76,8 @@ public final class ClusterNode implements AutoCloseable {
     private volatile long maxLagMillis = -1;
     private volatile long databaseSequence;
     private volatile long takeovers;
+    /** False until the first load after start: that catch-up (commits made while this instance started) is no follow lag. */
+    private boolean caughtUp;
     private Thread thread;
     private Connection listener;
 
@@ -239,11 +241,12 @@ public final class ClusterNode implements AutoCloseable {
             long t0 = System.nanoTime();
             catalog.catchUp(changes.events(), changes.sequence());
             long lag = Math.max(0, changes.readAtMs() - changes.committedAtMs()) + (System.nanoTime() - t0) / 1_000_000;
-            if (!changes.events().isEmpty() || role != Role.LEADER) {
+            if (caughtUp && (!changes.events().isEmpty() || role != Role.LEADER)) {
                 lastLagMillis = lag;
                 maxLagMillis = Math.max(maxLagMillis, lag);
             }
         }
+        caughtUp = true;
     }
 
     private void awaitNotification() throws SQLException {
