@@ -69,7 +69,7 @@ unix_socket_directories = '$CL_DIR'
 fsync = off
 synchronous_commit = off
 full_page_writes = off
-max_connections = 50
+max_connections = ${CL_PG_MAX_CONNECTIONS:-50}
 CONF
   cl_as_pg "$CL_PG_BIN/pg_ctl" -D "$CL_PG_DATA" -l "$CL_DIR/postgres.log" -w -t 60 start >/dev/null \
     || { cat "$CL_DIR/postgres.log" >&2; exit 1; }
