@@ -137,7 +137,10 @@ public final class ClusterNode implements AutoCloseable {
         return databaseSequence;
     }
 
-    /** Milliseconds from the last commit this follower loaded to its publication here; -1 before any. */
+    /**
+     * Milliseconds from the last commit this instance loaded as a follower to its publication here (the
+     * catch-up at start is not counted); -1 before any.
+     */
     public long lagMillis() {
         return lastLagMillis;
     }
@@ -241,7 +244,8 @@ public final class ClusterNode implements AutoCloseable {
             long t0 = System.nanoTime();
             catalog.catchUp(changes.events(), changes.sequence());
             long lag = Math.max(0, changes.readAtMs() - changes.committedAtMs()) + (System.nanoTime() - t0) / 1_000_000;
-            if (caughtUp && (!changes.events().isEmpty() || role != Role.LEADER)) {
+            // a follower's lag; the leader publishes its own commits as it makes them
+            if (caughtUp && role != Role.LEADER) {
                 lastLagMillis = lag;
                 maxLagMillis = Math.max(maxLagMillis, lag);
             }
