@@ -5,8 +5,9 @@
 # the simulator core 1, so the report gives what it can show, not scaling: server CPU per request (all
 # instances together, and nginx's apart) and the follow lag (commit to publication on a follower).
 #
-# Usage: ./brisk bench --cluster [--duration S] [--events N]
+# Usage: ./brisk bench --cluster [--duration S] [--warmup S] [--events N]
 #   --duration  seconds measured per instance count (default 15)
+#   --warmup    seconds of the same load before each measurement (default 10: every JVM warms its own JIT)
 #   --events    events in the provider's catalogue (default 5000, 20 zones each)
 set -euo pipefail
 
@@ -15,10 +16,12 @@ cd "$ROOT"
 source bench/lib.sh
 BENCH_MODE='bench --cluster'
 DURATION=15
+WARMUP=10
 EVENTS=5000
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) need_value "$@"; DURATION="$2"; shift ;;
+    --warmup) need_value "$@"; WARMUP="$2"; shift ;;
     --events) need_value "$@"; EVENTS="$2"; shift ;;
     -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bench_usage_error "unknown option $1" ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [[ "$DURATION" =~ ^[1-9][0-9]{0,3}$ ]] || bench_usage_error "--duration must be 1 to 9999 seconds, got '$DURATION'"
+[[ "$WARMUP" =~ ^[1-9][0-9]{0,3}$ ]] || bench_usage_error "--warmup must be 1 to 9999 seconds, got '$WARMUP'"
 [[ "$EVENTS" =~ ^[1-9][0-9]{0,6}$ ]] || bench_usage_error "--events must be 1 to 9999999, got '$EVENTS'"
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
@@ -75,7 +79,7 @@ for n in 1 2 3; do
   # nginx runs on core 0 with the instances: moved there once started (taskset -p on its processes)
   if [ ${#PIN0[@]} -gt 0 ]; then for p in $(pgrep -f "nginx.*$CL_DIR/nginx.conf") $(pgrep -P "$CL_NGINX_PID"); do taskset -pc 0 "$p" >/dev/null; done; fi
   nginx_pids=$(pgrep -f "nginx.*$CL_DIR/nginx.conf" | tr '\n' ' ')$(pgrep -P "$CL_NGINX_PID" | tr '\n' ' ')
-  "${PIN1[@]}" wrk -t1 -c32 -d3s "http://127.0.0.1:$CL_LB_PORT$WINDOW" >/dev/null # warm-up
+  "${PIN1[@]}" wrk -t1 -c32 -d"${WARMUP}s" "http://127.0.0.1:$CL_LB_PORT$WINDOW" >/dev/null # warm-up
   seq0=$(cl_psql "SELECT seq FROM change_log WHERE id = 1")
   cpu0=$(proc_cpu_nanos "${pids[@]}"); ncpu0=$(proc_cpu_nanos $nginx_pids)
   "${PIN1[@]}" wrk -t1 -c32 -d"${DURATION}s" --latency "http://127.0.0.1:$CL_LB_PORT$WINDOW" >"$OUT/wrk-$n.txt"
@@ -99,7 +103,7 @@ done
   echo
   describe_machine
   echo "Catalogue: $EVENTS events x 20 zones, 5 % churn every 5 s; window $WINDOW; leader polls every 2 s"
-  echo "Instances (-Xmx256m each) and nginx (1 worker) on core 0; wrk -t1 -c32 -d${DURATION}s and the simulator on core 1"
+  echo "Instances (-Xmx256m each) and nginx (1 worker) on core 0; wrk -t1 -c32 -d${DURATION}s after ${WARMUP}s of warm-up, and the simulator, on core 1"
   echo
   echo "| instances | req/s | p99 | instances' CPU µs/request | nginx CPU µs/request | commits during the run | valid | followers' max follow lag (s) |"
   echo "|---|---|---|---|---|---|---|---|"

@@ -254,7 +254,9 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private void awaitNotification() throws SQLException {
-        PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications((int) checkInterval.toMillis());
+        // at least 1 ms: 0 would mean "wait forever" to the driver
+        int waitMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, checkInterval.toMillis()));
+        PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications(waitMs);
         if (got != null && got.length > 0) {
             lastContactNanos = System.nanoTime();
         }
