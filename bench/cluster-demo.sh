@@ -4,8 +4,8 @@
 # in front balancing them; prints the URLs and runs until Ctrl-C, then removes everything.
 #
 # Usage: ./brisk demo --cluster
-#   Ports: nginx 18080 (CL_LB_PORT), instances 18181-18183 (CL_BASE_PORT+i), their metrics 19191-19193
-#   (CL_BASE_METRICS+i), simulator 18081 (CL_SIM_PORT), PostgreSQL 15432 (CL_PG_PORT). CL_KEEP=1 keeps
+#   Ports: nginx 28080 (CL_LB_PORT), instances 28181-28183 (CL_BASE_PORT+i), their metrics 29191-29193
+#   (CL_BASE_METRICS+i), simulator 28081 (CL_SIM_PORT), PostgreSQL 25432 (CL_PG_PORT). CL_KEEP=1 keeps
 #   the logs. Kill the leader (kill -9 <pid>, printed) and watch /ready of the others.
 set -euo pipefail
 
@@ -25,6 +25,7 @@ trap cl_cleanup EXIT
 trap 'exit 0' INT TERM
 
 cl_require_packages
+cl_check_ports 3
 cl_pg_start
 echo "PostgreSQL on 127.0.0.1:$CL_PG_PORT ($CL_DB_URL)"
 cl_sim_start SIM_EVENTS=2000 SIM_ZONES=5 SIM_CHURN_INTERVAL=PT10S

@@ -35,6 +35,7 @@ require_tool wrk wrk
 source bench/cluster-lib.sh
 trap cl_cleanup EXIT
 cl_require_packages
+cl_check_ports 3
 
 OUT="bench/results/cluster-failover-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"

@@ -12,14 +12,30 @@ CL_PIDS=()
 CL_EV_CP="brisk-events/target/brisk-events.jar:brisk-events/target/lib/*"
 CL_PG_BIN=""
 CL_PG_DATA="$CL_DIR/pg"
-CL_PG_PORT="${CL_PG_PORT:-15432}"
-CL_SIM_PORT="${CL_SIM_PORT:-18081}"
-CL_LB_PORT="${CL_LB_PORT:-18080}"
+CL_PG_PORT="${CL_PG_PORT:-25432}"
+CL_SIM_PORT="${CL_SIM_PORT:-28081}"
+CL_LB_PORT="${CL_LB_PORT:-28080}"
 # instance i listens on CL_BASE_PORT + i, its metrics on CL_BASE_METRICS + i
-CL_BASE_PORT="${CL_BASE_PORT:-18180}"
-CL_BASE_METRICS="${CL_BASE_METRICS:-19190}"
+CL_BASE_PORT="${CL_BASE_PORT:-28180}"
+CL_BASE_METRICS="${CL_BASE_METRICS:-29190}"
 CL_DB_URL="jdbc:postgresql://127.0.0.1:$CL_PG_PORT/postgres?user=postgres"
 declare -A CL_INSTANCE_PID
+
+# cl_check_ports N: fails, naming the setting to change, when a port this set-up needs (PostgreSQL, the
+# simulator, nginx, N instances and their metrics) already answers on 127.0.0.1.
+cl_check_ports() {
+  local n="$1" i port name
+  local -a wanted=("$CL_PG_PORT CL_PG_PORT" "$CL_SIM_PORT CL_SIM_PORT" "$CL_LB_PORT CL_LB_PORT")
+  for ((i = 1; i <= n; i++)); do
+    wanted+=("$((CL_BASE_PORT + i)) CL_BASE_PORT" "$((CL_BASE_METRICS + i)) CL_BASE_METRICS")
+  done
+  for i in "${wanted[@]}"; do
+    read -r port name <<<"$i"
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "cluster: port $port is taken on 127.0.0.1; choose others with $name=..." >&2; exit 1
+    fi
+  done
+}
 
 # cl_require_packages: nginx and the PostgreSQL server binaries, installed when missing (root + apt-get).
 cl_require_packages() {

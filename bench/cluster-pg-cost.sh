@@ -29,7 +29,7 @@ done
 [[ "$ROWS" =~ ^[1-9][0-9]{0,7}$ ]] || bench_usage_error "--rows must be 1 to 99999999, got '$ROWS'"
 [[ "$LISTENERS" =~ ^[1-9][0-9]{0,2}$ ]] || bench_usage_error "--listeners must be 1 to 999, got '$LISTENERS'"
 checked_args_only && exit 0
-CL_PG_PORT="${CL_PG_PORT:-25432}"
+CL_PG_PORT="${CL_PG_PORT:-25442}"
 CL_PG_MAX_CONNECTIONS=$((LISTENERS + 120))
 source bench/cluster-lib.sh
 trap cl_cleanup EXIT

@@ -37,6 +37,7 @@ require_tool wrk wrk
 source bench/cluster-lib.sh
 trap cl_cleanup EXIT
 cl_require_packages
+cl_check_ports 3
 
 OUT="bench/results/cluster-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"

@@ -29,6 +29,11 @@ import java.util.function.Consumer;
  * {@code GET /dashboard} and {@code GET /dashboard/data} ({@link Dashboard}), and from
  * {@code cfg.health}: {@code GET /health} (live) and {@code GET /ready} (200 once the stored events are
  * loaded and until shutdown begins, else 503).
+ *
+ * <p>Cluster mode ({@link EventsConfig#cluster()}, PostgreSQL only): a {@link ClusterNode} lets the poller
+ * poll only while this instance holds the leader lock and follows the other instances' commits into the
+ * catalog; {@code GET /ready} is then the service's own, the same status with the instance's role, change
+ * number, lag and database state, and the engine's readiness route moves to {@code GET /ready/engine}.
  */
 public final class EventsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventsService.class.getName());

@@ -154,6 +154,10 @@ class ClusterTest {
         assertThat(ready.body()).startsWith("{\"status\":\"UP\",\"cluster\":{\"instance\":\"" + followers.get(0).cluster().instanceId()
                 + "\",\"role\":\"follower\",\"sequence\":" + lead.catalog().sequence() + ",").contains("\"database\":\"up\"");
         assertThat(get(lead, "/ready").body()).contains("\"role\":\"leader\"");
+        // the dashboard's figures carry the same
+        String data = get(followers.get(0), "/dashboard/data").body();
+        assertThat(data).contains("\"events_stored\":6,", "\"sequence\":" + lead.catalog().sequence() + ",",
+                "\"role\":\"follower\"", "\"database\":\"up\"", "\"polls\":{\"ok\":0,\"failed\":1,");
         assertThat(get(lead, "/ready/engine").body()).isEqualTo("{\"status\":\"UP\"}");
         String metrics = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lead.metricsPort() + "/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
