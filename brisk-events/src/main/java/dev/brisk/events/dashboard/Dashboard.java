@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  */
 public final class Dashboard implements PollListener {
     private static final String BASE = "/dev/brisk/events/dashboard/";
+    /** How often {@code /dashboard/stream} pushes the figures. */
+    private static final long PUSH_NANOS = 1_000_000_000L;
     private final byte[] html = resource("dashboard.html");
     private final byte[] script = resource("dashboard.js");
     private final byte[] style = resource("dashboard.css");
@@ -79,6 +81,13 @@ public final class Dashboard implements PollListener {
                 .header("Cache-Control", "no-cache").bytes(style)).dispatch(Dispatch.EVENT_LOOP);
         cfg.get("/dashboard/data", ctx -> ctx.contentType("application/json").header("Cache-Control", "no-store")
                 .bytes(data().getBytes(StandardCharsets.UTF_8))).dispatch(Dispatch.EVENT_LOOP);
+        // the same figures pushed once a second as Server-Sent Events (the page's EventSource); a proxy
+        // such as nginx is asked not to buffer them
+        cfg.get("/dashboard/stream", ctx -> ctx.header("X-Accel-Buffering", "no").sse(sink -> {
+            while (sink.data(data())) {
+                java.util.concurrent.locks.LockSupport.parkNanos(PUSH_NANOS);
+            }
+        }));
     }
 
     @Override

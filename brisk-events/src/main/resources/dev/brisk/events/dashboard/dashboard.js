@@ -120,13 +120,28 @@
     previous = d;
   }
 
+  function unreachable(why) {
+    show('status', 'unreachable: ' + why);
+    el('status').className = 'tag bad';
+  }
+
+  // polling, where a browser has no EventSource
   function tick() {
     fetch('dashboard/data', { cache: 'no-store' })
       .then(function (r) { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
       .then(update)
-      .catch(function (e) { show('status', 'unreachable: ' + e.message); el('status').className = 'tag bad'; })
+      .catch(function (e) { unreachable(e.message); })
       .then(function () { setTimeout(tick, EVERY_MS); });
   }
 
-  tick();
+  if (window.EventSource) {
+    // the server pushes the figures once a second; the browser reconnects by itself after an error
+    document.body.setAttribute('data-feed', 'sse');
+    var source = new EventSource('dashboard/stream');
+    source.onmessage = function (e) { update(JSON.parse(e.data)); };
+    source.onerror = function () { unreachable('reconnecting'); };
+  } else {
+    document.body.setAttribute('data-feed', 'polling');
+    tick();
+  }
 }());

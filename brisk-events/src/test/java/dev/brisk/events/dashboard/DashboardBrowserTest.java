@@ -79,15 +79,35 @@ class DashboardBrowserTest {
             WebDriver d = browser(chromium, driverBinary);
             try {
                 d.get("http://127.0.0.1:" + service.port() + "/dashboard");
-                waitFor(d, x -> text(x, "status").equals("live"), "the page polling its data");
+                waitFor(d, x -> text(x, "status").equals("live"), "the page receiving its data");
+                assertThat(d.findElement(By.tagName("body")).getDomAttribute("data-feed"))
+                        .as("figures pushed by Server-Sent Events").isEqualTo("sse");
                 int first = service.catalog().current().size();
                 assertThat(first).isPositive();
                 waitFor(d, x -> number(x, "events") == service.catalog().current().size(), "events stored as the service holds them");
                 assertThat(number(d, "polls-ok")).isPositive();
                 assertThat(text(d, "role")).isEqualTo("single");
                 assertThat(text(d, "backoff")).isEqualTo("no");
-                waitFor(d, x -> !text(x, "rps").equals("-") && !text(x, "p99").equals("-"),
-                        "requests per second and p99 from the engine's counters");
+                // the page's own feed is one long stream: some searches for the engine's counters to show
+                java.util.concurrent.atomic.AtomicBoolean searching = new java.util.concurrent.atomic.AtomicBoolean(true);
+                Thread load = Thread.ofVirtual().start(() -> {
+                    try (java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
+                        for (int i = 0; i < 3_000 && searching.get(); i++) {
+                            c.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                                    + "/search?limit=10")).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+                            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+                        }
+                    } catch (Exception e) {
+                        // the wait below reports what did not show
+                    }
+                });
+                try {
+                    waitFor(d, x -> !text(x, "rps").equals("-") && !text(x, "p99").equals("-"),
+                            "requests per second and p99 from the engine's counters");
+                } finally {
+                    searching.set(false);
+                    load.join(5_000);
+                }
                 waitFor(d, x -> Integer.parseInt(x.findElement(By.id("chart-events")).getDomAttribute("data-points")) >= 3,
                         "the events chart drawn");
                 long sequence = number(d, "sequence");
