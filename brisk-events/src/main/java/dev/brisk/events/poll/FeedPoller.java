@@ -270,7 +270,7 @@ public final class FeedPoller implements AutoCloseable {
         long check = Math.max(10, options.readTimeout().toMillis() / 4);
         ScheduledFuture<?> timer = watchdog.scheduleAtFixedRate(body::expired, check, check, TimeUnit.MILLISECONDS);
         try (InputStream in = decoded(body, response)) {
-            feed = parser.parse(in);
+            feed = parser.parse(in, catalog.current()::get); // keeps only what differs from the catalog
         } catch (FeedFormatException | IOException e) {
             timer.cancel(false);
             // a body read-timeout surfaces from the parser as a cut document; say what it was
