@@ -82,7 +82,7 @@ static-gzip|/static/data.json|GET|0|50|1|0|0|h1|Accept-Encoding: gzip
 h2c-hello|/hello|GET|0|50|1|0|0|h2c
 h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c"
 # the servers with a static-file handler (BenchServer: /static/<file>)
-STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,jetty,undertow,vertx,nginx,"
+STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,netty,jetty,undertow,vertx,nginx,"
 
 if [ "$SMOKE" = 1 ]; then
   # the baseline path without a second build (CI time): the current build stands in for the other commit
@@ -187,8 +187,8 @@ head -c 1048576 /dev/urandom > "$STATIC_DIR/1m.bin"
 awk 'BEGIN { printf "["; for (i = 0; n < 102400; i++) { s = sprintf("%s{\"id\":%d,\"name\":\"event %d\",\"venue\":\"Hall %d\",\"tags\":[\"music\",\"live\"]}", i ? "," : "", i, i, i % 17); printf "%s", s; n += length(s) } print "]" }' > "$STATIC_DIR/data.json"
 export BENCH_STATIC_DIR="$STATIC_DIR"
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req" > "$CSV"
-PORT=18080
-STATS_PORT=19080
+PORT="${BENCH_PORT:-18080}"
+STATS_PORT="${BENCH_STATS_PORT:-19080}"
 SERVER_PID=""
 CURRENT=""
 

@@ -13,7 +13,7 @@ package dev.brisk.bench;
  *   <li>{@code GET /health} → 200 {@code text/plain} {@code OK} (a plain route; Brisk's is fast-static)</li>
  *   <li>{@code GET /static/<file>} → the file from the directory {@link #staticDir()} (environment
  *       variable {@code BENCH_STATIC_DIR}), with the server's own static-file handler, gzip (level 6, from
- *       1 KiB) when the request asks for it; only servers that have such a handler (Brisk, Jetty's
+ *       1 KiB) when the request asks for it; only servers that have such a handler (Brisk, Netty as its static-file example does, Jetty's
  *       {@code ResourceHandler}, Undertow's {@code ResourceHandler}, Vert.x's {@code StaticHandler})</li>
  *   <li>{@code /ws/echo} a WebSocket echo of each text and binary message (Brisk, Netty and Vert.x;
  *       {@code bench/ws.sh} drives it with {@link WsLoad})</li>
@@ -32,7 +32,8 @@ public interface BenchServer extends AutoCloseable {
 
     /** {@return the directory of the static-file scenarios ({@code BENCH_STATIC_DIR}), or null when not set} */
     static java.nio.file.Path staticDir() {
-        String d = System.getenv("BENCH_STATIC_DIR");
+        // the system property lets a test in this JVM point the servers at a directory of its own
+        String d = System.getProperty("bench.static.dir", System.getenv("BENCH_STATIC_DIR"));
         return d == null || d.isBlank() ? null : java.nio.file.Path.of(d);
     }
 }

@@ -32,12 +32,17 @@ import java.util.Properties;
  *   <tr><td>EVENTS_CACHE_SIZE</td><td>64MiB</td><td>bound on cached bytes</td></tr>
  *   <tr><td>EVENTS_WIDE_SEARCHES</td><td>16</td><td>wide /search answers (over 256 KiB) in flight at once (more: 503)</td></tr>
  *   <tr><td>EVENTS_WIDE_RENDER_THREADS</td><td>half the cores, at least 1</td><td>threads rendering wide /search pages</td></tr>
+ *   <tr><td>EVENTS_CLUSTER</td><td>false</td><td>true: one of several instances sharing EVENTS_DB_URL (PostgreSQL only):
+ *       one leader polls, the others follow its commits</td></tr>
+ *   <tr><td>EVENTS_INSTANCE_ID</td><td>host name and process id</td><td>this instance's name in metrics, logs and /ready</td></tr>
+ *   <tr><td>EVENTS_CLUSTER_CHECK_INTERVAL</td><td>PT1S</td><td>cluster mode: how often a follower tries the leader
+ *       lock and the leader checks it holds it; the longest wait for a change notification</td></tr>
  * </table>
  */
 public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl, Path dataDir,
                            Duration connectTimeout, Duration readTimeout, Duration maxBackoff, long maxFeedBytes,
                            ZoneId zone, int cacheEntries, long cacheBytes, int metricsPort, int wideSearches,
-                           int wideRenderThreads) {
+                           int wideRenderThreads, boolean cluster, String instanceId, Duration clusterCheckInterval) {
 
     /** Metrics port value that turns the metrics server off. */
     public static final int METRICS_OFF = -1;
@@ -80,7 +85,43 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
                         : intIn(metrics, 0, 65_535, "BRISK_METRICS_PORT (brisk.metrics-port) must be a port (0-65535) or off"),
                 r.positiveCount("wide-searches", "16"),
                 r.positiveCount("wide-render-threads",
-                        Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors() / 2))));
+                        Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors() / 2))),
+                r.bool("cluster", false),
+                r.get("instance-id", defaultInstanceId()),
+                positive(r, "cluster-check-interval", r.duration("cluster-check-interval", "PT1S")))
+                .checkCluster();
+    }
+
+    /**
+     * Refuses a cluster on a database that cannot be shared: SQLite (the default) is one process's file.
+     *
+     * @throws IllegalArgumentException when {@code cluster} is set without a PostgreSQL URL
+     */
+    EventsConfig checkCluster() {
+        if (cluster && (dbUrl == null || !dbUrl.startsWith("jdbc:postgresql:"))) {
+            throw new IllegalArgumentException("EVENTS_CLUSTER=true needs PostgreSQL: set EVENTS_DB_URL=jdbc:postgresql://... "
+                    + "(got " + (dbUrl == null ? "the default SQLite file" : dbUrl.replaceAll("(?i)(password=)[^&;]*", "$1***"))
+                    + "; SQLite serves one instance only)");
+        }
+        return this;
+    }
+
+    /** host-pid: unique on a machine and readable. */
+    private static String defaultInstanceId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+
+    /** As this config, in cluster mode (or not) with the given instance id and check interval. */
+    public EventsConfig withCluster(boolean on, String id, Duration check) {
+        return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads, on, id, check)
+                .checkCluster();
     }
 
     /** The JDBC URL to use: the configured one, else SQLite under the data directory. */
@@ -90,32 +131,38 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
 
     public EventsConfig withProviderUrl(URI url) {
         return new EventsConfig(url, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     public EventsConfig withDbUrl(String url) {
         return new EventsConfig(providerUrl, pollInterval, url, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     public EventsConfig withPollInterval(Duration d) {
         return new EventsConfig(providerUrl, d, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     public EventsConfig withTimeouts(Duration connect, Duration read, Duration backoff) {
         return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connect, read, backoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, wideSearches, wideRenderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     public EventsConfig withMetricsPort(int port) {
         return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, port, wideSearches, wideRenderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, port, wideSearches, wideRenderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     public EventsConfig withWideSearches(int searches, int renderThreads) {
         return new EventsConfig(providerUrl, pollInterval, dbUrl, dataDir, connectTimeout, readTimeout, maxBackoff,
-                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, searches, renderThreads);
+                maxFeedBytes, zone, cacheEntries, cacheBytes, metricsPort, searches, renderThreads,
+                cluster, instanceId, clusterCheckInterval);
     }
 
     /** A size in Brisk's notation ({@code 512}, {@code 8KiB}, {@code 256MiB}), parsed by ConfigSource's rules. */
@@ -164,6 +211,17 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
 
         int count(String name, String fallback) {
             return intIn(get(name, fallback), 0, Integer.MAX_VALUE, name(name) + " must be a whole number, 0 or more");
+        }
+
+        boolean bool(String name, boolean fallback) {
+            String v = get(name, Boolean.toString(fallback));
+            if (v.equalsIgnoreCase("true")) {
+                return true;
+            }
+            if (v.equalsIgnoreCase("false")) {
+                return false;
+            }
+            throw new IllegalArgumentException(name(name) + " must be true or false, got " + v);
         }
 
         int positiveCount(String name, String fallback) {

@@ -38,9 +38,14 @@ public final class EventsMain {
         String base = "http://localhost:" + service.port();
         System.out.println(title + " on " + base + " (provider " + service.config().providerUrl()
                 + ", polled every " + service.config().pollInterval() + ")");
+        if (service.cluster() != null) {
+            System.out.println("Cluster mode: instance " + service.cluster().instanceId() + " on " + service.config().effectiveDbUrl()
+                    .replaceAll("(?i)(password=)[^&;]*", "$1***") + " (one leader polls; GET /ready shows the role)");
+        }
         if (service.metricsPort() > 0) {
             System.out.println("Metrics: http://localhost:" + service.metricsPort() + "/metrics");
         }
+        System.out.println("Dashboard: " + base + "/dashboard");
         System.out.println("Try:");
         System.out.println("  curl " + base + "/          (the service's routes)");
         System.out.println("  curl '" + base + "/search?starts_at=2021-01-01T00:00:00Z&ends_at=2021-02-01T00:00:00Z'");

@@ -66,6 +66,32 @@ public final class EventsMetrics implements PollListener {
                 .description("wide /search answers admitted and not yet sent").register(registry);
     }
 
+    /**
+     * Cluster mode's meters: {@code events_cluster_leader{instance}} (1 while this instance leads),
+     * {@code events_cluster_sequence{instance}} (the change number served), {@code events_cluster_database_sequence},
+     * {@code events_cluster_follow_lag_seconds} (the last commit's, from commit to publication here),
+     * {@code events_cluster_follow_lag_max_seconds}, {@code events_cluster_database_up} and
+     * {@code events_cluster_takeovers_total}.
+     */
+    public void bindCluster(dev.brisk.events.cluster.ClusterNode node) {
+        String id = node.instanceId();
+        Gauge.builder("events.cluster.leader", node, n -> n.role() == dev.brisk.events.cluster.ClusterNode.Role.LEADER ? 1 : 0)
+                .tag("instance", id).description("1 while this instance holds the leader lock and polls").register(registry);
+        Gauge.builder("events.cluster.sequence", node, n -> n.sequence()).tag("instance", id)
+                .description("the change number this instance's snapshot is complete up to").register(registry);
+        Gauge.builder("events.cluster.database.sequence", node, n -> n.databaseSequence()).tag("instance", id)
+                .description("the database's change number when last read").register(registry);
+        Gauge.builder("events.cluster.follow.lag", node, n -> n.lagMillis() < 0 ? Double.NaN : n.lagMillis() / 1000.0)
+                .tag("instance", id).baseUnit("seconds")
+                .description("from the last commit loaded to its publication here").register(registry);
+        Gauge.builder("events.cluster.follow.lag.max", node, n -> n.maxLagMillis() < 0 ? Double.NaN : n.maxLagMillis() / 1000.0)
+                .tag("instance", id).baseUnit("seconds").description("the largest follow lag since start").register(registry);
+        Gauge.builder("events.cluster.database.up", node, n -> n.databaseUp() ? 1 : 0).tag("instance", id)
+                .description("1 while the database answers; 0: serving the last snapshot").register(registry);
+        FunctionCounter.builder("events.cluster.takeovers", node, n -> n.takeovers()).tag("instance", id)
+                .description("times this instance became the leader").register(registry);
+    }
+
     /** Records every request by method, route template (never the raw path) and status. */
     public Middleware requests() {
         return next -> ctx -> {

@@ -4,6 +4,8 @@ import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.Dispatch;
 import dev.brisk.HttpException;
+import dev.brisk.events.cluster.ClusterNode;
+import dev.brisk.events.dashboard.Dashboard;
 import dev.brisk.events.feed.FeedParser;
 import dev.brisk.events.poll.FeedPoller;
 import dev.brisk.events.search.EventCatalog;
@@ -23,9 +25,15 @@ import java.util.function.Consumer;
  * The event search service: a store, the in-memory catalog loaded from it, a poller feeding both,
  * the search API on the main port and Prometheus metrics on the metrics port.
  *
- * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=&limit=&cursor=}, and from
+ * <p>Routes: {@code GET /} (the routes below, as JSON), {@code GET /search?starts_at=&ends_at=&limit=&cursor=},
+ * {@code GET /dashboard} and {@code GET /dashboard/data} ({@link Dashboard}), and from
  * {@code cfg.health}: {@code GET /health} (live) and {@code GET /ready} (200 once the stored events are
  * loaded and until shutdown begins, else 503).
+ *
+ * <p>Cluster mode ({@link EventsConfig#cluster()}, PostgreSQL only): a {@link ClusterNode} lets the poller
+ * poll only while this instance holds the leader lock and follows the other instances' commits into the
+ * catalog; {@code GET /ready} is then the service's own, the same status with the instance's role, change
+ * number, lag and database state, and the engine's readiness route moves to {@code GET /ready/engine}.
  */
 public final class EventsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventsService.class.getName());
@@ -42,7 +50,9 @@ public final class EventsService implements AutoCloseable {
             next is the link to the following page (null on the last)"},\
             {"method":"GET","path":"/health","description":"liveness: 200 while the process serves"},\
             {"method":"GET","path":"/ready","description":"readiness: 200 once the stored events are loaded, \
-            503 before and while stopping"}]}"""
+            503 before and while stopping; in cluster mode with this instance's role, change number and lag"},\
+            {"method":"GET","path":"/dashboard","description":"a live dashboard of this instance (HTML)"},\
+            {"method":"GET","path":"/dashboard/data","description":"the dashboard's figures as JSON"}]}"""
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final EventsConfig config;
@@ -55,6 +65,10 @@ public final class EventsService implements AutoCloseable {
     private final EventsMetrics metrics;
     private final Brisk http;
     private final MetricsServer metricsHttp;
+    /** Cluster mode's election and following; null for a single instance. */
+    private final ClusterNode cluster;
+    private final Dashboard dashboard;
+    private volatile boolean closing;
 
     private EventsService(EventsConfig config, Consumer<BriskConfig> serverOptions, boolean poll) {
         if (config.providerUrl() == null) {
@@ -68,12 +82,25 @@ public final class EventsService implements AutoCloseable {
         FeedPoller p = null;
         Brisk main = null;
         MetricsServer side = null;
+        ClusterNode node = null;
         try {
             p = new FeedPoller(new FeedPoller.Options(config.providerUrl(), config.pollInterval(),
                     config.connectTimeout(), config.readTimeout(), config.maxBackoff()),
-                    new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> metrics().polled(outcome));
+                    new FeedParser(config.maxFeedBytes()), store, catalog, outcome -> {
+                        metrics().polled(outcome);
+                        dashboard().polled(outcome);
+                    });
             this.poller = p;
+            if (config.cluster()) {
+                node = new ClusterNode(config.instanceId(), config.effectiveDbUrl(), config.clusterCheckInterval(),
+                        store, catalog, p);
+            }
+            this.cluster = node;
+            this.dashboard = new Dashboard(catalog, p, node, this::server);
             this.metrics = new EventsMetrics(catalog, cache, wide, poller::lastSuccess);
+            if (node != null) {
+                metrics.bindCluster(node);
+            }
             main = Brisk.create(cfg -> {
                 serverOptions.accept(cfg);
                 routes(cfg);
@@ -87,16 +114,19 @@ public final class EventsService implements AutoCloseable {
             }
             this.metricsHttp = side;
             long t0 = System.nanoTime();
-            List<Event> stored = store.loadAll();
-            catalog.load(stored);
+            EventStore.Snapshot stored = store.snapshot();
+            catalog.load(stored.events(), stored.sequence());
             main.ready(true); // every stored event is searchable: take traffic
-            LOG.log(System.Logger.Level.INFO, "loaded {0} stored events from {1} in {2} ms",
-                    stored.size(), store.describe(), (System.nanoTime() - t0) / 1_000_000);
+            LOG.log(System.Logger.Level.INFO, "loaded {0} stored events (change {1}) from {2} in {3} ms",
+                    stored.events().size(), stored.sequence(), store.describe(), (System.nanoTime() - t0) / 1_000_000);
+            if (node != null) {
+                node.start();
+            }
             if (poll) {
-                poller.start();
+                poller.start(); // in cluster mode it polls only while this instance leads
             }
         } catch (RuntimeException e) {
-            closeAll(p, main, side);
+            closeAll(node, p, main, side);
             throw e;
         }
     }
@@ -123,14 +153,34 @@ public final class EventsService implements AutoCloseable {
         return metrics;
     }
 
+    private Dashboard dashboard() {
+        return dashboard;
+    }
+
+    /** The main server, or null until it has started (the dashboard asks on each request). */
+    private Brisk server() {
+        return http;
+    }
+
     private void routes(BriskConfig cfg) {
         cfg.use(metrics.requests());
         // the server listens before the stored events are loaded: not ready until they are
-        cfg.health(h -> h.startNotReady());
+        if (cluster == null) {
+            cfg.health(h -> h.startNotReady());
+        } else {
+            // the engine's readiness moves aside: /ready answers the same, with this instance's part in the cluster
+            cfg.health(h -> h.readiness("/ready/engine").startNotReady());
+            cfg.get("/ready", ctx -> {
+                boolean up = http != null && http.isReady();
+                ctx.status(up ? 200 : 503).header("Cache-Control", "no-store").contentType(JSON)
+                        .bytes(readyBody(up).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }).dispatch(Dispatch.EVENT_LOOP);
+        }
         cfg.get("/", ctx -> ctx.contentType(JSON).bytes(ROUTES)).dispatch(Dispatch.EVENT_LOOP);
         // pure memory and bounded work on the I/O thread, no hand-off; a wide answer is made on the
         // wide-render threads (unless cached) and sent as a stream, a piece at a time (SearchEndpoint)
         cfg.get("/search", new SearchEndpoint(catalog, queries, cache, wide, config.zone())).dispatch(Dispatch.EVENT_LOOP);
+        dashboard.routes(cfg);
         cfg.exception(SearchQuery.InvalidParameterException.class, (e, ctx) -> error(ctx, 400, "invalid_parameter", e.getMessage()));
         cfg.exception(HttpException.class, (e, ctx) -> error(ctx, e.status(), code(e.status()), e.getMessage()));
         cfg.exception(Exception.class, (e, ctx) -> {
@@ -138,6 +188,47 @@ public final class EventsService implements AutoCloseable {
             error(ctx, 500, "internal_error", "internal server error");
         });
         cfg.error(404, ctx -> error(ctx, 404, "not_found", "no such resource: " + ctx.path()));
+    }
+
+    /**
+     * The cluster-mode readiness body: the engine's status and reason, then this instance's id, role,
+     * change number, the database's, the last follow lag and whether the database answers. Losing the
+     * database does not make the instance unready: it serves its last snapshot and says so here.
+     */
+    String readyBody(boolean up) {
+        StringBuilder b = new StringBuilder(256).append("{\"status\":\"").append(up ? "UP" : "DOWN").append('"');
+        if (!up) {
+            b.append(",\"reason\":\"").append(closing ? "shutting_down" : "not_ready").append('"');
+        }
+        ClusterNode n = cluster;
+        b.append(",\"cluster\":{\"instance\":\"").append(jsonText(n.instanceId()))
+                .append("\",\"role\":\"").append(n.role().name().toLowerCase(java.util.Locale.ROOT))
+                .append("\",\"sequence\":").append(n.sequence())
+                .append(",\"database_sequence\":").append(n.databaseSequence())
+                .append(",\"lag_ms\":").append(n.lagMillis())
+                .append(",\"database\":\"").append(n.databaseUp() ? "up" : "down").append('"');
+        if (!n.databaseUp()) {
+            b.append(",\"database_error\":\"").append(jsonText(String.valueOf(n.databaseError())))
+                    .append("\",\"serving\":\"the last snapshot, ")
+                    .append(String.format(java.util.Locale.ROOT, "%.0f", n.secondsSinceContact())).append(" s old\"");
+        }
+        return b.append("}}").toString();
+    }
+
+    /** {@code v} as JSON string content: quotes, backslashes and control characters escaped. */
+    static String jsonText(String v) {
+        StringBuilder b = new StringBuilder(v.length() + 8);
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     private static void error(dev.brisk.Context ctx, int status, String code, String message) {
@@ -172,6 +263,11 @@ public final class EventsService implements AutoCloseable {
         return poller;
     }
 
+    /** Cluster mode's node (role, sequence, lag), or null for a single instance. */
+    public ClusterNode cluster() {
+        return cluster;
+    }
+
     public EventsMetrics metricsRegistry() {
         return metrics;
     }
@@ -196,12 +292,16 @@ public final class EventsService implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeAll(poller, http, metricsHttp);
+        closing = true;
+        closeAll(cluster, poller, http, metricsHttp);
     }
 
-    private void closeAll(FeedPoller p, Brisk main, MetricsServer side) {
+    private void closeAll(ClusterNode node, FeedPoller p, Brisk main, MetricsServer side) {
         if (main != null) {
             main.close();
+        }
+        if (node != null) {
+            node.close();
         }
         if (p != null) {
             p.close();

@@ -148,15 +148,22 @@ class EndToEndTest {
             fault.run();
             sim.advance(); // new content the service must not see half of
             Thread poll = Thread.ofVirtual().start(() -> service.poller().pollOnce());
-            for (int i = 0; i < 20; i++) {
+            long[] latencies = new long[20];
+            for (int i = 0; i < latencies.length; i++) {
                 long t0 = System.nanoTime();
                 HttpResponse<String> r = search("");
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertThat(r.statusCode()).isEqualTo(200);
                 assertThat(r.body()).isEqualTo(all);
-                assertThat(ms).as("search latency while the provider misbehaves").isLessThan(100);
+                // a search that waited for the poll would take the provider's fault: the 1 s read
+                // timeout or more; the machine's own hiccups (a shared CI box) stay well below that
+                assertThat(ms).as("search latency while the provider misbehaves").isLessThan(700);
+                latencies[i] = ms;
                 Thread.sleep(20);
             }
+            java.util.Arrays.sort(latencies);
+            assertThat(latencies[latencies.length / 2]).as("median search latency while the provider misbehaves")
+                    .isLessThan(100);
             poll.join(10_000);
             assertThat(poll.isAlive()).isFalse();
         }

@@ -45,6 +45,35 @@ class EventsConfigTest {
     }
 
     @Test
+    void clusterSettings() {
+        EventsConfig off = EventsConfig.from(Map.of(), new Properties(), ConfigSource.empty());
+        assertThat(off.cluster()).isFalse();
+        assertThat(off.instanceId()).endsWith("-" + ProcessHandle.current().pid());
+        assertThat(off.clusterCheckInterval()).isEqualTo(Duration.ofSeconds(1));
+
+        EventsConfig on = EventsConfig.from(Map.of("EVENTS_CLUSTER", "TRUE", "EVENTS_DB_URL", "jdbc:postgresql://db/events",
+                "EVENTS_INSTANCE_ID", "web-2", "EVENTS_CLUSTER_CHECK_INTERVAL", "PT0.5S"), new Properties(), ConfigSource.empty());
+        assertThat(on.cluster()).isTrue();
+        assertThat(on.instanceId()).isEqualTo("web-2");
+        assertThat(on.clusterCheckInterval()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void clusterOnSqliteOrWithABadValueIsRefused() {
+        assertThatThrownBy(() -> EventsConfig.from(Map.of("EVENTS_CLUSTER", "true"), new Properties(), ConfigSource.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("EVENTS_CLUSTER=true needs PostgreSQL: set EVENTS_DB_URL=jdbc:postgresql://... "
+                        + "(got the default SQLite file; SQLite serves one instance only)");
+        assertThatThrownBy(() -> EventsConfig.from(Map.of("EVENTS_CLUSTER", "true", "EVENTS_DB_URL", "jdbc:sqlite:/tmp/x.db"),
+                new Properties(), ConfigSource.empty()))
+                .hasMessageContaining("(got jdbc:sqlite:/tmp/x.db;");
+        assertThatThrownBy(() -> EventsConfig.from(Map.of("EVENTS_CLUSTER", "yes"), new Properties(), ConfigSource.empty()))
+                .hasMessage("EVENTS_CLUSTER must be true or false, got yes");
+        assertThatThrownBy(() -> EventsConfig.from(Map.of("EVENTS_CLUSTER_CHECK_INTERVAL", "PT0S"), new Properties(),
+                ConfigSource.empty())).hasMessageContaining("EVENTS_CLUSTER_CHECK_INTERVAL must be positive");
+    }
+
+    @Test
     void wideSearchSettings() {
         Map<String, String> env = Map.of("EVENTS_WIDE_SEARCHES", "4", "EVENTS_WIDE_RENDER_THREADS", "3");
         EventsConfig c = EventsConfig.from(env, new Properties(), ConfigSource.empty());

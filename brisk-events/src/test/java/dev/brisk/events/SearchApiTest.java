@@ -200,7 +200,7 @@ class SearchApiTest {
                 assertThat(get(path.substring(0, path.indexOf('"'))).statusCode()).as(path).isEqualTo(200);
             }
         }
-        assertThat(r.body().split("\"path\":").length - 1).isEqualTo(4);
+        assertThat(r.body().split("\"path\":").length - 1).isEqualTo(6);
     }
 
     @Test

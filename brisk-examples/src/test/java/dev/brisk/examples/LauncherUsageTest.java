@@ -75,13 +75,19 @@ class LauncherUsageTest {
                 help("Usage: ./brisk bench --jmh", "./brisk", "bench", "--jmh", "--help"),
                 help("Usage: ./brisk bench --overload", "./brisk", "help", "bench", "--overload"),
                 help("Usage: ./brisk demo", "./brisk", "help", "demo"),
+                help("Usage: ./brisk demo", "./brisk", "demo", "--cluster", "--help"),
+                help("Usage: ./brisk bench --cluster [", "./brisk", "bench", "--cluster", "--help"),
+                help("Usage: ./brisk bench --cluster-failover", "./brisk", "bench", "--cluster-failover", "--help"),
                 // the scripts alone, without the JAVA the launcher would give them
                 help("Usage: ./brisk bench [--quick]", "bench/harness.sh", "--help"),
                 help("Usage: ./brisk bench --events", "bench/events.sh", "--help"),
                 help("Usage: ./brisk bench --engines", "bench/engines.sh", "--help"),
                 help("Usage: ./brisk bench --overload", "bench/overload.sh", "--help"),
                 help("Usage: ./brisk bench --metrics-cost", "bench/metrics-cost.sh", "--help"),
-                help("Usage: ./brisk bench --hostile-bodies", "bench/hostile-bodies.sh", "--help"));
+                help("Usage: ./brisk bench --hostile-bodies", "bench/hostile-bodies.sh", "--help"),
+                help("Usage: ./brisk demo --cluster", "bench/cluster-demo.sh", "--help"),
+                help("Usage: ./brisk bench --cluster [", "bench/cluster.sh", "--help"),
+                help("Usage: ./brisk bench --cluster-failover", "bench/cluster-failover.sh", "--help"));
     }
 
     static Stream<Arguments> mistakes() {
@@ -123,7 +129,14 @@ class LauncherUsageTest {
                         "bench/events.sh", "--foo"),
                 mistake("brisk: --io must be nio or blocking for 'bench --hostile-bodies'; see ./brisk bench --hostile-bodies --help",
                         "./brisk", "bench", "--hostile-bodies", "--io", "uring"),
-                mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "bench/harness.sh", "--foo"));
+                mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "bench/harness.sh", "--foo"),
+                mistake("brisk: unknown option --foo for 'demo'; see ./brisk demo --help", "./brisk", "demo", "--cluster", "--foo"),
+                mistake("brisk: unknown option --foo for 'bench --cluster'; see ./brisk bench --cluster --help",
+                        "./brisk", "bench", "--cluster", "--foo"),
+                mistake("brisk: --duration must be 6 to 9999 seconds, got '2' for 'bench --cluster-failover'; "
+                        + "see ./brisk bench --cluster-failover --help", "./brisk", "bench", "--cluster-failover", "--duration", "2"),
+                mistake("brisk: unknown option --foo for 'demo --cluster'; see ./brisk demo --cluster --help",
+                        "bench/cluster-demo.sh", "--foo"));
     }
 
     @ParameterizedTest(name = "{1}")

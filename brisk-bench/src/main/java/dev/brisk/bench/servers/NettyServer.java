@@ -20,7 +20,16 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.compression.StandardCompressionOptions;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
+import io.netty.handler.codec.http.HttpContentCompressor;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.stream.ChunkedFile;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -42,6 +51,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Netty 4.2: {@code HttpServerCodec} + {@code HttpObjectAggregator} + one {@code SimpleChannelInboundHandler}.
  * Native epoll when available, else NIO; one boss thread, the default worker count (2 × cores).
+ * {@code /static/<file>} as Netty's static-file example serves a file: a {@code DefaultFileRegion}
+ * (sendfile) when the answer goes uncompressed, a {@code ChunkedFile} through {@code ChunkedWriteHandler}
+ * when {@code HttpContentCompressor} (gzip level 6 from 1 KiB) compresses it.
  */
 public final class NettyServer implements BenchServer {
     private static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.UTF_8);
@@ -66,7 +78,10 @@ public final class NettyServer implements BenchServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpContentCompressor(1024,
+                                        StandardCompressionOptions.gzip(6, 15, 8),
+                                        StandardCompressionOptions.deflate(6, 15, 8)),
+                                new HttpObjectAggregator(MAX_BODY), new ChunkedWriteHandler(),
                                 new WebSocketServerProtocolHandler("/ws/echo", null, false, MAX_BODY),
                                 new WebSocketEcho(), new Handler());
                     }
@@ -90,6 +105,10 @@ public final class NettyServer implements BenchServer {
             String path = new QueryStringDecoder(req.uri()).path();
             HttpMethod method = req.method();
             FullHttpResponse res;
+            if (method.equals(HttpMethod.GET) && path.startsWith("/static/") && BenchServer.staticDir() != null) {
+                staticFile(ctx, req, path.substring(8));
+                return;
+            }
             if (method.equals(HttpMethod.GET) && path.equals("/hello")) {
                 res = response(HttpResponseStatus.OK, TEXT, Unpooled.wrappedBuffer(HELLO));
             } else if (method.equals(HttpMethod.GET) && path.equals("/json")) {
@@ -121,6 +140,51 @@ public final class NettyServer implements BenchServer {
             } else {
                 res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        /** One file of the static directory: no subdirectories, no dot files. */
+        private static void staticFile(ChannelHandlerContext ctx, FullHttpRequest req, String name) {
+            java.io.File file = BenchServer.staticDir().resolve(name).toFile();
+            if (name.isEmpty() || name.contains("/") || name.startsWith(".") || !file.isFile()) {
+                FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND);
+                res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+                ctx.writeAndFlush(res);
+                return;
+            }
+            java.io.RandomAccessFile raf;
+            try {
+                raf = new java.io.RandomAccessFile(file, "r");
+            } catch (java.io.FileNotFoundException e) {
+                ctx.close();
+                return;
+            }
+            long length = file.length();
+            HttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            String type = name.endsWith(".json") ? "application/json" : name.endsWith(".txt") ? TEXT
+                    : "application/octet-stream";
+            res.headers().set(HttpHeaderNames.CONTENT_TYPE, type).setInt(HttpHeaderNames.CONTENT_LENGTH, (int) length);
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            if (!keepAlive) {
+                res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            }
+            ctx.write(res);
+            String accept = req.headers().get(HttpHeaderNames.ACCEPT_ENCODING, "");
+            io.netty.channel.ChannelFuture last;
+            try {
+                if (accept.contains("gzip") || accept.contains("deflate")) {
+                    // the compressor needs the bytes: chunks through ChunkedWriteHandler (it ends the body)
+                    last = ctx.writeAndFlush(new HttpChunkedInput(new ChunkedFile(raf, 0, length, 8192)));
+                } else {
+                    ctx.write(new DefaultFileRegion(raf.getChannel(), 0, length));
+                    last = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                }
+            } catch (java.io.IOException e) {
+                ctx.close();
+                return;
+            }
+            if (!keepAlive) {
+                last.addListener(ChannelFutureListener.CLOSE);
             }
         }
 

@@ -27,6 +27,14 @@ final class Ring {
     static final byte OP_READ = 22;
     static final byte OP_SEND = 26;
     static final byte OP_RECV = 27;
+    /** Submission flag: the kernel picks the buffer from a provided buffer group. */
+    static final byte SQE_BUFFER_SELECT = 1 << 5;
+    /** {@code ioprio} of a receive: it stays armed, completing once per arrival (kernel 6.0+). */
+    static final short RECV_MULTISHOT = 1 << 1;
+    /** Completion flag: a provided buffer holds the bytes; its id is the flags' upper 16 bits. */
+    static final int CQE_F_BUFFER = 1;
+    /** Completion flag: the multishot submission stays armed, more completions follow. */
+    static final int CQE_F_MORE = 1 << 1;
     /** The opcodes this transport submits: the probe requires each. */
     static final byte[] NEEDED = {OP_ACCEPT, OP_ASYNC_CANCEL, OP_CLOSE, OP_READ, OP_SEND, OP_RECV};
 
@@ -250,6 +258,16 @@ final class Ring {
     /** The {@code i}-th waiting completion's user data. */
     long userData(int i) {
         return cqRing.get(JAVA_LONG, cqesOff + (long) ((cqHead + i) & cqMask) * 16);
+    }
+
+    /** The {@code i}-th waiting completion's flags ({@link #CQE_F_BUFFER}, {@link #CQE_F_MORE}, the buffer id above 16 bits). */
+    int flags(int i) {
+        return cqRing.get(JAVA_INT, cqesOff + (long) ((cqHead + i) & cqMask) * 16 + 12);
+    }
+
+    /** The ring's descriptor, for registrations made by its owner. */
+    int fd() {
+        return fd;
     }
 
     /** The {@code i}-th waiting completion's result (bytes, a descriptor, or {@code -errno}). */

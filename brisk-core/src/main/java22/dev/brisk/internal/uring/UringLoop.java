@@ -42,6 +42,9 @@ final class UringLoop implements Runnable {
     private static final int RECV_SIZE = 8 * 1024;
     private static final int SEND_SIZE = 32 * 1024;
     private static final int MAX_FREE_BUFFERS = 1024;
+    /** The provided buffer ring: buffers shared by the loop's receives (4 MiB of native memory). */
+    private static final int RING_BUFFERS = 512;
+    private static final int RING_BUFFER_SIZE = 8 * 1024;
     private static final MemorySegment ONE = Arena.global().allocate(JAVA_LONG);
 
     static {
@@ -75,6 +78,8 @@ final class UringLoop implements Runnable {
     private int freeCount;
     private int used;
     private final Thread thread;
+    /** The receive buffers shared by this loop's connections, or null (kernel before 5.19). Loop thread. */
+    private BufferRing buffers;
     private volatile boolean running = true;
     private long nextScan;
     private long turnStart = System.nanoTime();
@@ -325,6 +330,11 @@ final class UringLoop implements Runnable {
         }
     }
 
+    /** The loop's provided buffer ring, or null when the kernel has none. Loop thread. */
+    BufferRing buffers() {
+        return buffers;
+    }
+
     MemorySegment recvBuffer() {
         MemorySegment b = freeRecv.poll();
         return b != null ? b : Arena.ofAuto().allocate(RECV_SIZE, 64);
@@ -415,6 +425,11 @@ final class UringLoop implements Runnable {
     public void run() {
         try {
             ring.enable(); // this thread is the ring's one submitter from now on
+            buffers = BufferRing.register(ring.fd(), RING_BUFFERS, RING_BUFFER_SIZE);
+            if (buffers == null) {
+                LOG.log(System.Logger.Level.DEBUG, "io_uring: no provided buffer rings (kernel before 5.19): "
+                        + "a receive buffer per connection");
+            }
             armWake();
             armAccepts();
             nextScan = System.nanoTime() + SCAN_NANOS;
@@ -450,13 +465,17 @@ final class UringLoop implements Runnable {
                 if (op < OP_WAKE) {
                     int slot = (int) ((ud >>> 8) & 0xffffff);
                     UringWire w = slot < used ? slots[slot] : null;
+                    int flags = ring.flags(i);
                     if (w != null && w.generation == (int) (ud >>> 32)) {
                         try {
-                            w.complete(op, res);
+                            w.complete(op, res, flags);
                         } catch (Throwable t) {
                             LOG.log(System.Logger.Level.ERROR, "connection failed", t);
                             w.protocol.close();
                         }
+                    } else if ((flags & Ring.CQE_F_BUFFER) != 0 && buffers != null) {
+                        buffers.taken();
+                        buffers.recycle(flags >>> 16); // nobody to read it: back to the ring
                     }
                 } else if (op == OP_WAKE) {
                     if (running) {
@@ -542,6 +561,9 @@ final class UringLoop implements Runnable {
         }
         closeEventFd();
         ring.close();
+        if (buffers != null) {
+            buffers.close(); // the kernel let go of it with the ring
+        }
     }
 
     private boolean anySlotUsed() {

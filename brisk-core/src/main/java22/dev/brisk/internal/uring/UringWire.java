@@ -17,9 +17,14 @@ import java.util.concurrent.CompletableFuture;
  * A socket on a {@link UringLoop}: the plain {@link Wire} of the io_uring transport. The protocol above
  * sees a readiness wire as on NIO; underneath, completions:
  * <ul>
- * <li>read: one receive at a time into this connection's native buffer, submitted while the protocol
- * wants bytes and none are held; {@link #read} copies out what arrived and, once all is taken, submits
- * the next receive.
+ * <li>read: with the loop's {@link BufferRing}, one multishot receive that stays armed and completes
+ * into the ring's buffers as bytes arrive; the connection holds the buffers in arrival order until
+ * {@link #read} has copied them out, then gives each back. It holds at most {@value #MAX_HELD}: at that
+ * it cancels the receive and arms it again once read down, so a connection whose protocol does not
+ * read takes no more of the ring. When the ring is empty ({@code ENOBUFS}) the connection falls back to
+ * one receive into a native buffer of its own, so connections that hold ring buffers can slow the
+ * others but never stop them. Without a buffer ring (kernel before 5.19) every receive is such a
+ * single receive, submitted while the protocol wants bytes and none are held.
  * <li>write: at most one send in flight; {@link #write} copies what fits into the native send buffer,
  * submits it and answers that many bytes written; while a send is in flight it answers 0, and
  * {@link Protocol#onWritable} follows its completion (a short send is resubmitted for the rest first).
@@ -40,6 +45,11 @@ final class UringWire implements Wire {
     static final int OP_CLOSE = 3;
     static final int OP_CANCEL = 4;
     private static final int MSG_NOSIGNAL = 0x4000;
+    private static final int ENOBUFS = 105;
+    /** Received pieces a connection holds at most before its multishot receive is stopped. */
+    static final int MAX_HELD = 2;
+    /** A held piece in {@link #recvBuf}, not in a ring buffer. */
+    private static final int OWN = -1;
 
     private final UringLoop loop;
     final int fd;
@@ -49,11 +59,23 @@ final class UringWire implements Wire {
     private final byte[] peer;
     /** The protocol the loop drives; swapped by an upgrade. Loop thread only. */
     Protocol protocol;
+    /** This connection's own receive buffer: without a buffer ring, or when the ring was empty. */
     private MemorySegment recvBuf;
     private MemorySegment sendBuf;
-    /** Received bytes not yet read: {@code recvBuf[held, held + heldLen)}. */
+    /**
+     * Received bytes not yet read, in arrival order: piece {@code i} is {@code heldLens[i]} bytes of ring
+     * buffer {@code heldBids[i]} (or of {@link #recvBuf} for {@link #OWN}); the first from {@link #heldOff}.
+     */
+    private int[] heldBids = new int[MAX_HELD + 2];
+    private int[] heldLens = new int[MAX_HELD + 2];
+    private int heldCount;
     private int heldOff;
-    private int heldLen;
+    /** The armed receive is the multishot one (else a single receive into {@link #recvBuf}). */
+    private boolean multishot;
+    /** A cancellation of the multishot receive is in flight. */
+    private boolean recvStopping;
+    /** The ring had no buffer for the last multishot receive: the next receive is a single one. */
+    private boolean ringEmpty;
     private boolean eof;
     private IOException readError;
     private IOException writeError;
@@ -90,8 +112,24 @@ final class UringWire implements Wire {
     }
 
     private void armRecv() {
-        if (recvArmed || closed || eof || readError != null || heldLen > 0) {
+        if (recvArmed || closed || eof || readError != null) {
             return;
+        }
+        BufferRing ring = loop.buffers();
+        if (ring != null && !ringEmpty) {
+            if (heldCount >= MAX_HELD) {
+                return; // armed again once read down
+            }
+            MemorySegment e = loop.ring.sqe(Ring.OP_RECV, fd, userData(OP_RECV));
+            e.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 1, Ring.SQE_BUFFER_SELECT);
+            e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 2, Ring.RECV_MULTISHOT);
+            e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 40, BufferRing.GROUP);
+            multishot = true;
+            recvArmed = true;
+            return;
+        }
+        if (heldCount > 0) {
+            return; // one piece of its own at a time
         }
         if (recvBuf == null) {
             recvBuf = loop.recvBuffer();
@@ -99,13 +137,47 @@ final class UringWire implements Wire {
         MemorySegment e = loop.ring.sqe(Ring.OP_RECV, fd, userData(OP_RECV));
         e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, recvBuf.address());
         e.set(java.lang.foreign.ValueLayout.JAVA_INT, 24, (int) recvBuf.byteSize());
+        multishot = false;
         recvArmed = true;
     }
 
+    /** Stops the multishot receive (its last completion, without {@code F_MORE}, follows). */
+    private void stopRecv() {
+        if (recvArmed && multishot && !recvStopping) {
+            recvStopping = true;
+            MemorySegment e = loop.ring.sqe(Ring.OP_ASYNC_CANCEL, -1, userData(OP_CANCEL));
+            e.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, userData(OP_RECV));
+        }
+    }
+
+    private void hold(int bid, int len) {
+        if (heldCount == heldBids.length) {
+            heldBids = java.util.Arrays.copyOf(heldBids, heldCount * 2);
+            heldLens = java.util.Arrays.copyOf(heldLens, heldCount * 2);
+        }
+        heldBids[heldCount] = bid;
+        heldLens[heldCount] = len;
+        heldCount++;
+    }
+
+    /** Drops the first held piece, giving its ring buffer back. */
+    private void dropFirst() {
+        if (heldBids[0] != OWN) {
+            loop.buffers().recycle(heldBids[0]);
+        } else if (loop.buffers() != null) {
+            loop.release(null, recvBuf, null); // a fallback's buffer: the ring serves the next receive
+            recvBuf = null;
+        }
+        heldCount--;
+        System.arraycopy(heldBids, 1, heldBids, 0, heldCount);
+        System.arraycopy(heldLens, 1, heldLens, 0, heldCount);
+        heldOff = 0;
+    }
+
     /** A completion for this wire, on the loop thread. */
-    void complete(int op, int res) {
+    void complete(int op, int res, int flags) {
         switch (op) {
-            case OP_RECV -> onRecv(res);
+            case OP_RECV -> onRecv(res, flags);
             case OP_SEND -> onSend(res);
             case OP_CLOSE -> release();
             default -> {
@@ -114,21 +186,46 @@ final class UringWire implements Wire {
         }
     }
 
-    private void onRecv(int res) {
-        recvArmed = false;
+    private void onRecv(int res, int flags) {
+        if (!multishot || (flags & Ring.CQE_F_MORE) == 0) {
+            recvArmed = false;
+            recvStopping = false;
+        }
+        int bid = OWN;
+        if ((flags & Ring.CQE_F_BUFFER) != 0) {
+            bid = flags >>> 16;
+            loop.buffers().taken();
+        }
         if (closed) {
+            if (bid != OWN) {
+                loop.buffers().recycle(bid);
+            }
             finishClose();
             return;
         }
         if (res > 0) {
-            heldOff = 0;
-            heldLen = res;
-        } else if (res == 0) {
-            eof = true;
-        } else if (res == -Native.ECANCELED) {
-            return;
+            hold(bid, res);
+            if (bid == OWN) {
+                ringEmpty = false; // try the ring again next time
+            } else if (heldCount >= MAX_HELD) {
+                stopRecv();
+            }
         } else {
-            readError = Native.error("recv", -res);
+            if (bid != OWN) {
+                loop.buffers().recycle(bid);
+            }
+            if (res == 0) {
+                eof = true;
+            } else if (res == -ENOBUFS) {
+                ringEmpty = true; // the next receive is one of its own
+            } else if (res == -Native.ECANCELED) {
+                if (wantRead && !recvArmed) {
+                    armRecv();
+                }
+                return;
+            } else {
+                readError = Native.error("recv", -res);
+            }
         }
         if (wantRead) {
             protocol.onReadable();
@@ -144,7 +241,7 @@ final class UringWire implements Wire {
         if (closed || !wantRead) {
             return;
         }
-        if (heldLen > 0 || eof || readError != null) {
+        if (heldCount > 0 || eof || readError != null) {
             loop.queue(this);
         } else {
             armRecv();
@@ -195,7 +292,7 @@ final class UringWire implements Wire {
         if (wantWrite && !sendInFlight) {
             protocol.onWritable();
         }
-        if (!closed && wantRead && (heldLen > 0 || eof || readError != null)) {
+        if (!closed && wantRead && (heldCount > 0 || eof || readError != null)) {
             protocol.onReadable();
             afterReadable();
         } else if (!closed && wantRead) {
@@ -205,7 +302,7 @@ final class UringWire implements Wire {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        if (heldLen == 0) {
+        if (heldCount == 0) {
             if (readError != null) {
                 throw readError;
             }
@@ -215,19 +312,26 @@ final class UringWire implements Wire {
             armRecv();
             return 0;
         }
-        int n = Math.min(heldLen, dst.remaining());
-        if (dst.hasArray()) {
-            MemorySegment.copy(recvBuf, JAVA_BYTE, heldOff, dst.array(), dst.arrayOffset() + dst.position(), n);
-        } else {
-            MemorySegment.copy(recvBuf, heldOff, MemorySegment.ofBuffer(dst), 0, n);
+        int total = 0;
+        while (heldCount > 0 && dst.hasRemaining()) {
+            MemorySegment src = heldBids[0] == OWN ? recvBuf : loop.buffers().buffer(heldBids[0]);
+            int n = Math.min(heldLens[0] - heldOff, dst.remaining());
+            if (dst.hasArray()) {
+                MemorySegment.copy(src, JAVA_BYTE, heldOff, dst.array(), dst.arrayOffset() + dst.position(), n);
+            } else {
+                MemorySegment.copy(src, heldOff, MemorySegment.ofBuffer(dst), 0, n);
+            }
+            dst.position(dst.position() + n);
+            heldOff += n;
+            total += n;
+            if (heldOff == heldLens[0]) {
+                dropFirst();
+            }
         }
-        dst.position(dst.position() + n);
-        heldOff += n;
-        heldLen -= n;
-        if (heldLen == 0 && wantRead) {
-            armRecv();
+        if (wantRead) {
+            armRecv(); // no-op while the multishot receive is armed
         }
-        return n;
+        return total;
     }
 
     @Override
@@ -326,7 +430,9 @@ final class UringWire implements Wire {
         }
         closed = true;
         closingSince = loop.clock();
-        heldLen = 0;
+        while (heldCount > 0) {
+            dropFirst();
+        }
         loop.closed(this);
         if (recvArmed) {
             MemorySegment e = loop.ring.sqe(Ring.OP_ASYNC_CANCEL, -1, userData(OP_CANCEL));

@@ -20,15 +20,18 @@ import javax.xml.stream.XMLStreamReader;
  * <p>Each read method is entered on its element's START_ELEMENT and returns on its END_ELEMENT.
  */
 final class FeedDocumentReader {
-    /** The identity of an event in the feed. */
-    private record Key(String baseId, String recordId) {
-    }
+    /** Stands for a record whose values the store already holds: only its key is kept. */
+    private static final Object STORED = new Object();
 
     private final XMLStreamReader xml;
     private final BadRecordLog badLog;
     private FeedDialect dialect;
-    // insertion order is kept when a later record replaces an earlier one: first-appearance order
-    private final Map<Key, Event> events = new LinkedHashMap<>();
+    // insertion order is kept when a later record replaces an earlier one: first-appearance order.
+    // Keyed by the event id (its base and record ids); the value is the Event, or STORED when the
+    // store holds these values already, so a feed of known events costs a key each, not an event each
+    private final Map<java.util.UUID, Object> events = new LinkedHashMap<>();
+    /** The stored event of an id, or null: records equal to it are not kept. */
+    private final java.util.function.Function<java.util.UUID, Event> stored;
     private final Map<SkipReason, Integer> skipReasons = new EnumMap<>(SkipReason.class);
     private int records;
     private int skipped;
@@ -36,9 +39,10 @@ final class FeedDocumentReader {
     private int conflicts;
     private String firstConflict;
 
-    FeedDocumentReader(XMLStreamReader xml, BadRecordLog badLog) {
+    FeedDocumentReader(XMLStreamReader xml, BadRecordLog badLog, java.util.function.Function<java.util.UUID, Event> stored) {
         this.xml = xml;
         this.badLog = badLog;
+        this.stored = stored;
     }
 
     /** Reads the whole document, through its end, so that trailing garbage is noticed too. */
@@ -61,8 +65,13 @@ final class FeedDocumentReader {
             xml.next();
         }
         badLog.finish(skipped, skipReasons);
-        return new FeedResult(List.copyOf(events.values()), records, skipped, notOnline, skipReasons, conflicts,
-                firstConflict);
+        List<Event> kept = new java.util.ArrayList<>();
+        for (Object v : events.values()) {
+            if (v instanceof Event e) {
+                kept.add(e);
+            }
+        }
+        return new FeedResult(kept, records, skipped, notOnline, skipReasons, conflicts, firstConflict);
     }
 
     /** Up to the root element; a DOCTYPE is refused outright, so no entity it declares is ever used. */
@@ -183,7 +192,9 @@ final class FeedDocumentReader {
             badRecord(baseId, recordId, SkipReason.NO_ZONES, "no zones");
         } else {
             Event event = Event.of(baseId, recordId, title, start, end, min, max);
-            Event earlier = events.put(new Key(baseId, recordId), event);
+            Event known = stored.apply(event.id());
+            Object previous = events.put(event.id(), known != null && known.sameValues(event) ? STORED : event);
+            Event earlier = previous == STORED ? known : (Event) previous;
             if (earlier != null && !earlier.sameValues(event)) {
                 // the provider contradicts itself within one document: counted, named once per feed (the poll's line)
                 if (conflicts++ == 0) {

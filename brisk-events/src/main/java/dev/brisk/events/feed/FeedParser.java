@@ -75,11 +75,25 @@ public final class FeedParser {
      * @throws FeedFormatException the document as a whole cannot be used; nothing of it may be stored
      */
     public FeedResult parse(InputStream in) throws FeedFormatException {
+        return parse(in, id -> null);
+    }
+
+    /**
+     * Reads a whole document as {@link #parse(InputStream)} does, keeping only the events whose values
+     * differ from {@code stored}'s (or that it does not have): a poll of a large feed of known events then
+     * holds one id per record while it reads, not one event per record. Counts and conflicts are as
+     * without it.
+     *
+     * @param stored the stored event of an id, or null; called on the parsing thread
+     * @throws FeedFormatException the document as a whole cannot be used; nothing of it may be stored
+     */
+    public FeedResult parse(InputStream in, java.util.function.Function<java.util.UUID, dev.brisk.events.Event> stored)
+            throws FeedFormatException {
         SizeLimitedInputStream limited = new SizeLimitedInputStream(in, maxBytes);
         XMLStreamReader xml = null;
         try {
             xml = new BoundedXmlReader(newFactory().createXMLStreamReader(limited), MAX_ELEMENT_DEPTH, MAX_ATTRIBUTES);
-            return new FeedDocumentReader(xml, new BadRecordLog(log)).read();
+            return new FeedDocumentReader(xml, new BadRecordLog(log), stored).read();
         } catch (XMLStreamException e) {
             if (limited.exceeded()) {
                 throw new FeedFormatException("feed is larger than " + maxBytes + " bytes", e);

@@ -10,7 +10,8 @@ import java.util.Map;
  * What one well-formed feed document held.
  *
  * @param events      the online events, one per (baseId, planId) (a later record replaces an earlier
- *                    one), in the document order of each pair's first good record
+ *                    one), in the document order of each pair's first good record; when parsed against
+ *                    stored events, only those that differ from them
  * @param records     plan/event records read (online or not, good or bad)
  * @param skipped     bad records (bad date, missing attribute, bad number, no zones ...): logged and skipped
  * @param notOnline   records whose sell_mode is not {@code online}: ignored

@@ -70,8 +70,14 @@ public final class FeedPoller implements AutoCloseable {
     private String etag;
     private String lastModified;
     private volatile Instant lastSuccess;
-    private int failuresInARow;
+    /** From a poll's start to the provider's response head, of the last poll that got one; -1 before. */
+    private volatile long providerNanos = -1;
+    private volatile int failuresInARow;
     private long polls;
+    /** Cluster mode: polls only while this says so (the leader lock is held); else always. */
+    private volatile java.util.function.BooleanSupplier mayPoll = () -> true;
+    private final Object wakeUp = new Object();
+    private boolean wakeRequested;
     // its own lock, not the monitor: close() must be able to interrupt a poll in progress
     private final java.util.concurrent.locks.ReentrantLock pollLock = new java.util.concurrent.locks.ReentrantLock();
 
@@ -102,6 +108,46 @@ public final class FeedPoller implements AutoCloseable {
             thread.start();
         }
         return this;
+    }
+
+    /**
+     * Makes the background loop poll only while {@code gate} answers true (checked before each poll);
+     * while it answers false the loop waits a poll interval, or until {@link #wake}.
+     */
+    public void pollWhen(java.util.function.BooleanSupplier gate) {
+        this.mayPoll = gate;
+    }
+
+    /** Ends the background loop's current wait at once, so it polls now (if its gate allows). */
+    public void wake() {
+        synchronized (wakeUp) {
+            wakeRequested = true;
+            wakeUp.notifyAll();
+        }
+    }
+
+    /**
+     * Forgets the last feed's ETag and Last-Modified, so the next poll fetches the whole feed: an
+     * instance that becomes the leader cannot know whether another stored a later feed meanwhile.
+     */
+    public void forgetValidators() {
+        pollLock.lock();
+        try {
+            etag = null;
+            lastModified = null;
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    /** Failed polls since the last success (0 when the last one succeeded): the loop is backing off when above 0. */
+    public int failuresInARow() {
+        return failuresInARow;
+    }
+
+    /** The provider's latency at the last poll that got an answer: to its response head (redirects included), in ns; -1 before any. */
+    public long providerLatencyNanos() {
+        return providerNanos;
     }
 
     /** When the last poll succeeded (a feed stored or a 304), or null. */
@@ -135,6 +181,8 @@ public final class FeedPoller implements AutoCloseable {
             outcome = PollOutcome.failed("io", describe(e), System.nanoTime() - t0);
         } catch (FeedFormatException e) {
             outcome = PollOutcome.failed("malformed", e.getMessage(), System.nanoTime() - t0);
+        } catch (EventStore.NotLeaderException e) {
+            outcome = PollOutcome.failed("not_leader", e.getMessage(), System.nanoTime() - t0);
         } catch (StoreException e) {
             outcome = PollOutcome.failed("database", e.getMessage(), System.nanoTime() - t0);
         } catch (InterruptedException e) {
@@ -205,6 +253,7 @@ public final class FeedPoller implements AutoCloseable {
 
     private PollOutcome fetchAndApply(long t0) throws IOException, InterruptedException, FeedFormatException {
         HttpResponse<InputStream> response = fetch();
+        providerNanos = System.nanoTime() - t0;
         int status = response.statusCode();
         if (status == 304) {
             response.body().close();
@@ -221,7 +270,7 @@ public final class FeedPoller implements AutoCloseable {
         long check = Math.max(10, options.readTimeout().toMillis() / 4);
         ScheduledFuture<?> timer = watchdog.scheduleAtFixedRate(body::expired, check, check, TimeUnit.MILLISECONDS);
         try (InputStream in = decoded(body, response)) {
-            feed = parser.parse(in);
+            feed = parser.parse(in, catalog.current()::get); // keeps only what differs from the catalog
         } catch (FeedFormatException | IOException e) {
             timer.cancel(false);
             // a body read-timeout surfaces from the parser as a cut document; say what it was
@@ -234,8 +283,8 @@ public final class FeedPoller implements AutoCloseable {
             body.finish();
         }
         List<Event> changed = catalog.current().changes(feed.events());
-        store.upsert(changed, Instant.now());
-        catalog.publish(changed);
+        long seq = store.upsert(changed, Instant.now());
+        catalog.publish(changed, seq);
         // remembered only once the feed is stored: a 304 must never skip a feed we failed to keep
         etag = response.headers().firstValue("ETag").orElse(null);
         lastModified = response.headers().firstValue("Last-Modified").orElse(null);
@@ -329,10 +378,26 @@ public final class FeedPoller implements AutoCloseable {
 
     private void loop() {
         while (running) {
-            pollOnce();
-            Duration wait = backoff.delay(failuresInARow);
+            Duration wait;
+            if (mayPoll.getAsBoolean()) {
+                pollOnce();
+                wait = backoff.delay(failuresInARow);
+            } else {
+                wait = options.interval();
+            }
             try {
-                Thread.sleep(wait);
+                synchronized (wakeUp) {
+                    long deadline = System.nanoTime() + wait.toNanos();
+                    // bounded: returns at the deadline or when woken; spurious wake-ups wait the rest
+                    while (!wakeRequested && running) {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            break;
+                        }
+                        TimeUnit.NANOSECONDS.timedWait(wakeUp, left);
+                    }
+                    wakeRequested = false;
+                }
             } catch (InterruptedException e) {
                 if (!running) {
                     return;

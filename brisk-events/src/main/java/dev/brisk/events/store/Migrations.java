@@ -31,13 +31,42 @@ final class Migrations {
                     updated_at  VARCHAR(40) NOT NULL,
                     UNIQUE (base_id, plan_id)
                 )""",
-                "CREATE INDEX IF NOT EXISTS events_starts_at ON events (starts_at)"));
+                "CREATE INDEX IF NOT EXISTS events_starts_at ON events (starts_at)"),
+            List.of(
+                // the change sequence (cluster mode): every commit of a poll takes the next number, stamps
+                // the rows it wrote with it, so a follower loads only the rows changed since the number it has
+                // seen. committed_at is the database's clock (epoch ms) at that commit, for the follow lag.
+                "ALTER TABLE events ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0",
+                "CREATE INDEX IF NOT EXISTS events_change_seq ON events (change_seq)",
+                "CREATE TABLE IF NOT EXISTS change_log (id INTEGER PRIMARY KEY, seq BIGINT NOT NULL, committed_at BIGINT NOT NULL)",
+                "INSERT INTO change_log (id, seq, committed_at) VALUES (1, 0, 0) ON CONFLICT (id) DO NOTHING"));
+    /** Advisory lock key (PostgreSQL) serializing instances that migrate at the same time. */
+    private static final long MIGRATION_LOCK = 0x4252_4953_4b4d_4947L;
 
     private Migrations() {
     }
 
     /** Brings the schema up to the latest version; returns that version. */
     static int apply(Connection c) throws SQLException {
+        boolean postgres = c.getMetaData().getURL().startsWith("jdbc:postgresql:");
+        if (!postgres) {
+            return applyLocked(c);
+        }
+        // several instances of a cluster start at once: one migrates, the others wait, then find it done
+        // (ALTER TABLE ... ADD COLUMN has no IF NOT EXISTS on SQLite, so the steps are not all idempotent)
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
+        }
+        try {
+            return applyLocked(c);
+        } finally {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
+            }
+        }
+    }
+
+    private static int applyLocked(Connection c) throws SQLException {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try {

@@ -1,7 +1,7 @@
 package dev.brisk.events.store;
 
 /** The database refused or failed an operation; what was not committed is not stored. */
-public final class StoreException extends RuntimeException {
+public class StoreException extends RuntimeException {
     public StoreException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -56,6 +56,40 @@ class FeedParserTest {
     }
 
     @Test
+    void parsedAgainstStoredEventsOnlyTheDifferentOnesAreKept() throws Exception {
+        FeedDialect d = FeedDialect.PLAN_LIST;
+        String xml = document(d, base(d, "1", "online", "Known", record(d, "10", "2021-01-01T20:00:00", "2021-01-01T21:00:00", "5"))
+                + base(d, "2", "online", "Changed", record(d, "20", "2021-01-02T20:00:00", "2021-01-02T21:00:00", "7"))
+                + base(d, "3", "online", "New", record(d, "30", "2021-01-03T20:00:00", "2021-01-03T21:00:00", "9"))
+                // the same record twice: first as stored, then other values (a conflict, the last wins)
+                + base(d, "4", "online", "Flip", record(d, "40", "2021-01-04T20:00:00", "2021-01-04T21:00:00", "1")
+                        + record(d, "40", "2021-01-04T20:00:00", "2021-01-04T21:00:00", "2"))
+                // other values, then back to the stored ones: a conflict, and nothing to store
+                + base(d, "5", "online", "Back", record(d, "50", "2021-01-05T20:00:00", "2021-01-05T21:00:00", "3")
+                        + record(d, "50", "2021-01-05T20:00:00", "2021-01-05T21:00:00", "1")));
+        java.util.Map<java.util.UUID, Event> stored = new java.util.HashMap<>();
+        for (Event e : List.of(
+                event("1", "10", "Known", "2021-01-01T20:00:00", "2021-01-01T21:00:00", 5, 5),
+                event("2", "20", "Changed", "2021-01-02T20:00:00", "2021-01-02T21:00:00", 6, 6),
+                event("4", "40", "Flip", "2021-01-04T20:00:00", "2021-01-04T21:00:00", 1, 1),
+                event("5", "50", "Back", "2021-01-05T20:00:00", "2021-01-05T21:00:00", 1, 1))) {
+            stored.put(e.id(), e);
+        }
+        FeedParser parser = new FeedParser(1 << 20, new RecordingLogger());
+        FeedResult all = parser.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        FeedResult changed = parser.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), stored::get);
+
+        assertThat(all.events()).hasSize(5);
+        assertThat(changed.events()).containsExactly(
+                event("2", "20", "Changed", "2021-01-02T20:00:00", "2021-01-02T21:00:00", 7, 7),
+                event("3", "30", "New", "2021-01-03T20:00:00", "2021-01-03T21:00:00", 9, 9),
+                event("4", "40", "Flip", "2021-01-04T20:00:00", "2021-01-04T21:00:00", 2, 2));
+        assertThat(changed.records()).isEqualTo(all.records()).isEqualTo(7);
+        assertThat(changed.conflicts()).isEqualTo(all.conflicts()).isEqualTo(2);
+        assertThat(changed.skipped()).isEqualTo(all.skipped()).isZero();
+    }
+
+    @Test
     void eventIdsAreThoseOfTheBaseAndPlanPair() throws Exception {
         List<Event> events = new FeedParser().parse(fixture("plan-list.xml")).events();
 

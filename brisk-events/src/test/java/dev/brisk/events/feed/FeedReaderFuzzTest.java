@@ -254,7 +254,7 @@ class FeedReaderFuzzTest {
         factory.setProperty(XMLInputFactory.IS_COALESCING, false);
         try {
             var xml = new BoundedXmlReader(factory.createXMLStreamReader(new ByteArrayInputStream(doc)), 64, 256);
-            return new FeedDocumentReader(xml, new BadRecordLog(new FeedParserTest.RecordingLogger())).read();
+            return new FeedDocumentReader(xml, new BadRecordLog(new FeedParserTest.RecordingLogger()), id -> null).read();
         } catch (XMLStreamException | FeedFormatException | RuntimeException e) {
             return null; // the JDK's parser's own verdict: only agreement on what both accept is checked
         }

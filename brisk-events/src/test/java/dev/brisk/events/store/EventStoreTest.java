@@ -90,7 +90,34 @@ class EventStoreTest {
             while (rs.next()) {
                 versions.add(rs.getInt(1));
             }
-            assertThat(versions).containsExactly(1);
+            assertThat(versions).containsExactly(1, 2);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aVersionOneStoreMigratesToTheChangeSequenceKeepingItsEvents(String param) throws Exception {
+        String url = StoreDatabases.url(param);
+        // a store as the previous release left it: schema version 1, one event
+        try (var c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at VARCHAR(40) NOT NULL)");
+            for (String sql : Migrations.STEPS.get(0)) {
+                s.execute(sql);
+            }
+            s.execute("INSERT INTO schema_version VALUES (1, '2026-01-01T00:00:00Z')");
+            s.execute("INSERT INTO events (id, base_id, plan_id, title, starts_at, ends_at, min_price, max_price, first_seen, updated_at)"
+                    + " VALUES ('" + Event.idOf("7", "7") + "', '7', '7', 'Old', '2021-06-30T21:00:00', '2021-06-30T22:00:00', 1, 2,"
+                    + " '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')");
+        }
+        Event added = Event.of("8", "8", "New", T, T.plusHours(1), 3, 4);
+        try (EventStore store = EventStore.open(url)) {
+            EventStore.Snapshot before = store.snapshot();
+            assertThat(before.sequence()).isZero();
+            assertThat(before.events()).extracting(Event::title).containsExactly("Old");
+            assertThat(store.upsert(List.of(added), Instant.now())).isEqualTo(1);
+            EventStore.Snapshot after = store.snapshot();
+            assertThat(after.sequence()).isEqualTo(1);
+            assertThat(after.events()).extracting(Event::title).containsExactlyInAnyOrder("Old", "New");
         }
     }
 
