@@ -262,6 +262,100 @@ public interface Context {
         throw new UnsupportedOperationException(getClass().getName() + " reads no generic JSON types");
     }
 
+    // ---- forms (see FormOptions for the limits) -----------------------------------------------
+
+    /**
+     * The first value of a form field. The form is the request body, read once on first use and kept:
+     * an {@code application/x-www-form-urlencoded} body (within the route's body limit; its bytes are
+     * percent-decoded strictly, {@code +} is a space, and decoded in the {@code Content-Type}'s charset,
+     * else UTF-8), or the parts without a file name of a {@code multipart/form-data} body, as text (read
+     * as {@link #parts()} reads them). Any other {@code Content-Type}, or none, is refused with 415.
+     *
+     * @param name the field's decoded name
+     * @return the value, or null when the form has no such field
+     * @throws HttpException 415 when the body is not a form; 400 when it is malformed (a {@code %} not
+     *     followed by two hex digits, bytes not valid in the charset, a broken multipart body); 413 past
+     *     the route's body limit or the {@code form-*} limits; 503 when the body budgets cannot take it
+     * @throws IllegalStateException for a urlencoded body on a route that {@link Route#streamBody()
+     *     streams} its body, as {@link #body()} (a multipart body's fields are read there as well)
+     */
+    String formParam(String name);
+
+    /**
+     * The first value of a form field, or {@code defaultValue} when absent; see {@link #formParam(String)}.
+     *
+     * @param name the field's decoded name
+     * @param defaultValue returned when the field is absent; may be null
+     * @return the value, or {@code defaultValue}
+     * @throws HttpException as {@link #formParam(String)}
+     */
+    default String formParam(String name, String defaultValue) {
+        String v = formParam(name);
+        return v == null ? defaultValue : v;
+    }
+
+    /**
+     * All values of a form field, in order; see {@link #formParam(String)}.
+     *
+     * @param name the field's decoded name
+     * @return the values; empty (never null) when absent
+     * @throws HttpException as {@link #formParam(String)}
+     */
+    List<String> formParams(String name);
+
+    /**
+     * All form fields, name to values, in the order first sent; see {@link #formParam(String)}.
+     *
+     * @return the fields, unmodifiable
+     * @throws HttpException as {@link #formParam(String)}
+     */
+    Map<String, List<String>> formParamMap();
+
+    /**
+     * The parts of a {@code multipart/form-data} body, read one at a time as they arrive, none held
+     * whole: for uploads of any size. Best on a route that {@link Route#streamBody() streams} its body
+     * (the parts come off the connection, with backpressure); elsewhere they are read from the body
+     * already received. The same reader on every call; once {@link #parts()} has stored the parts, a
+     * reader over those.
+     *
+     * @return the parts' reader
+     * @throws HttpException 415 when the body is not {@code multipart/form-data}, 400 when its
+     *     {@code boundary} is missing or invalid (the reader throws 400 and 413 as it reads)
+     */
+    Multipart multipart();
+
+    /**
+     * Every part of a {@code multipart/form-data} body, read on the first call and kept: a part of at most
+     * {@code form-spool-threshold} bytes (64 KiB) in memory, drawn from {@code body-memory-budget}, a
+     * larger one in a temporary file under {@code body-spool-dir} and {@code body-spool-disk}. The memory
+     * and files are given back when the handler returns (also when it throws); a read that fails gives
+     * them back at once.
+     *
+     * @return the parts in the order sent, unmodifiable
+     * @throws HttpException 415 when the body is not {@code multipart/form-data}; 400 when it is
+     *     malformed (boundary missing or invalid, no closing delimiter, bad part headers, a part without
+     *     a name); 413 past the route's body limit or the {@code form-*} limits; 503 (with
+     *     {@code Retry-After}) when the memory or disk budget cannot take a part
+     * @throws IllegalStateException when {@link #multipart()} is already reading the body part by part
+     */
+    List<Part> parts();
+
+    /**
+     * The first stored part of a name; see {@link #parts()}.
+     *
+     * @param name the part's field name
+     * @return the part, or null when there is none of that name
+     * @throws HttpException as {@link #parts()}
+     */
+    default Part part(String name) {
+        for (Part p : parts()) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     /** {@return the remote address as {@code host:port}} */
     String remoteAddress();
 

@@ -89,6 +89,12 @@ import java.time.Duration;
  * <tr><td>body-spool-disk</td><td>1 GiB</td><td>disk all spooled bodies may take together (503 beyond);
  *     0: never spool, bodies stay in memory</td></tr>
  * <tr><td>body-spool-dir</td><td>java.io.tmpdir</td><td>where spooled bodies are written (empty: java.io.tmpdir)</td></tr>
+ * <tr><td>form-max-parts</td><td>1000</td><td>most parts of a multipart form, most pairs of a urlencoded one (413 beyond)</td></tr>
+ * <tr><td>form-max-part-size</td><td>16 MiB</td><td>largest content of one multipart part (413 beyond)</td></tr>
+ * <tr><td>form-max-size</td><td>64 MiB</td><td>largest multipart body, whatever the route's limit (413 beyond)</td></tr>
+ * <tr><td>form-max-part-header-size</td><td>8 KiB</td><td>largest header block of one multipart part (413 beyond)</td></tr>
+ * <tr><td>form-spool-threshold</td><td>64 KiB</td><td>{@link Context#parts()}: a larger part goes to a temporary
+ *     file, a smaller one stays in memory</td></tr>
  * </table>
  *
  * @param host address to listen on
@@ -133,6 +139,7 @@ import java.time.Duration;
  * @param bodySpoolThreshold a buffered body larger than this goes to a temporary file
  * @param bodySpoolDisk disk all spooled bodies may take together; 0: never spool
  * @param bodySpoolDir where spooled bodies are written (empty: java.io.tmpdir)
+ * @param forms the limits on request forms (options {@code form-*})
  */
 public record ServerOptions(
         String host,
@@ -174,7 +181,8 @@ public record ServerOptions(
         long bodyMemoryBudget,
         long bodySpoolThreshold,
         long bodySpoolDisk,
-        String bodySpoolDir) {
+        String bodySpoolDir,
+        FormOptions forms) {
 
     /** Default of the option {@code port}. */
     public static final int DEFAULT_PORT = 8080;
@@ -307,6 +315,9 @@ public record ServerOptions(
         if (bodySpoolDir == null) {
             throw new IllegalArgumentException("body-spool-dir must not be null (empty: java.io.tmpdir)");
         }
+        if (forms == null) {
+            throw new IllegalArgumentException("forms must not be null: FormOptions.DEFAULTS");
+        }
     }
 
     private static void requireRange(String name, long v, long min, long max) {
@@ -394,6 +405,11 @@ public record ServerOptions(
         private long bodySpoolThreshold = DEFAULT_BODY_SPOOL_THRESHOLD;
         private long bodySpoolDisk = DEFAULT_BODY_SPOOL_DISK;
         private String bodySpoolDir = "";
+        private int formMaxParts = FormOptions.DEFAULT_MAX_PARTS;
+        private long formMaxPartSize = FormOptions.DEFAULT_MAX_PART_SIZE;
+        private long formMaxSize = FormOptions.DEFAULT_MAX_SIZE;
+        private int formMaxPartHeaderSize = FormOptions.DEFAULT_MAX_PART_HEADER_SIZE;
+        private long formSpoolThreshold = FormOptions.DEFAULT_SPOOL_THRESHOLD;
 
         private Builder() {
         }
@@ -869,6 +885,55 @@ public record ServerOptions(
          * @return this builder
          */
         public Builder bodySpoolDir(String v) { bodySpoolDir = v; return this; }
+        /**
+         * Most parts of a {@code multipart/form-data} body, and most name/value pairs of an
+         * {@code application/x-www-form-urlencoded} one; more are refused with 413 (option
+         * {@code form-max-parts}, default 1000).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder formMaxParts(int v) { formMaxParts = v; return this; }
+        /**
+         * Largest content of one multipart part, 413 beyond (option {@code form-max-part-size}, default 16 MiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder formMaxPartSize(long v) { formMaxPartSize = v; return this; }
+        /**
+         * Largest multipart body as read, 413 beyond; the route's body limit holds as well (option
+         * {@code form-max-size}, default 64 MiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder formMaxSize(long v) { formMaxSize = v; return this; }
+        /**
+         * Largest header block of one multipart part, 413 beyond (option {@code form-max-part-header-size},
+         * default 8 KiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder formMaxPartHeaderSize(int v) { formMaxPartHeaderSize = v; return this; }
+        /**
+         * {@link Context#parts()} keeps a part of at most this many bytes in memory and writes a larger
+         * one to a temporary file (option {@code form-spool-threshold}, default 64 KiB).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder formSpoolThreshold(long v) { formSpoolThreshold = v; return this; }
+        /**
+         * All form limits at once.
+         *
+         * @param f the limits
+         * @return this builder
+         */
+        public Builder forms(FormOptions f) {
+            formMaxParts = f.maxParts();
+            formMaxPartSize = f.maxPartSize();
+            formMaxSize = f.maxSize();
+            formMaxPartHeaderSize = f.maxPartHeaderSize();
+            formSpoolThreshold = f.spoolThreshold();
+            return this;
+        }
 
         /**
          * Overlays every option that {@code source} supplies on the values set so far.
@@ -950,6 +1015,12 @@ public record ServerOptions(
             bodySpoolThreshold = source.size("body-spool-threshold", bodySpoolThreshold);
             bodySpoolDisk = source.size("body-spool-disk", bodySpoolDisk);
             bodySpoolDir = source.string("body-spool-dir", bodySpoolDir);
+            formMaxParts = source.integer("form-max-parts", formMaxParts);
+            formMaxPartSize = source.size("form-max-part-size", formMaxPartSize);
+            formMaxSize = source.size("form-max-size", formMaxSize);
+            formMaxPartHeaderSize = (int) Math.min(Integer.MAX_VALUE,
+                    source.size("form-max-part-header-size", formMaxPartHeaderSize));
+            formSpoolThreshold = source.size("form-spool-threshold", formSpoolThreshold);
         }
 
         /**
@@ -973,7 +1044,8 @@ public record ServerOptions(
                     maxOpenFiles, backlog, shutdownTimeout, shutdownDelay, drainGrace, maxConcurrentRequests, concurrencyLimit,
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout, bodyMemoryBudget, bodySpoolThreshold,
-                    bodySpoolDisk, bodySpoolDir);
+                    bodySpoolDisk, bodySpoolDir, new FormOptions(formMaxParts, formMaxPartSize, formMaxSize,
+                            formMaxPartHeaderSize, formSpoolThreshold));
         }
     }
 }

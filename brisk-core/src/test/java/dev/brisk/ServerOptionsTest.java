@@ -185,7 +185,12 @@ class ServerOptionsTest {
                 "brisk.ws-memory", "64MiB",
                 "brisk.ws-compression", "false",
                 "brisk.ws-compression-context-takeover", "true",
-                "brisk.ws-close-timeout", "2s");
+                "brisk.ws-close-timeout", "2s",
+                "brisk.form-max-parts", "20",
+                "brisk.form-max-part-size", "1MiB",
+                "brisk.form-max-size", "2MiB",
+                "brisk.form-max-part-header-size", "1KiB",
+                "brisk.form-spool-threshold", "4KiB");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
@@ -198,7 +203,7 @@ class ServerOptionsTest {
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2), 64L << 20, 256L << 10, 0,
-                "/var/tmp/brisk"));
+                "/var/tmp/brisk", new FormOptions(20, 1 << 20, 2 << 20, 1024, 4096)));
     }
 
     @Test

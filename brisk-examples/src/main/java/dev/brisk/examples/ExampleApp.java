@@ -26,9 +26,14 @@ import java.util.OptionalInt;
  *   <li>{@code GET /users/{id}} the id as text</li>
  *   <li>{@code POST /echo} the request body and its content type</li>
  *   <li>{@code POST /consume} 204 after reading the body</li>
- *   <li>{@code POST /upload} a body of up to {@link #MAX_UPLOAD} bytes read whole ({@code ctx.body()}:
- *       held in memory, or spooled to a temporary file past {@code body-spool-threshold}), then
- *       {@code received N bytes}</li>
+ *   <li>{@code POST /form} a form ({@code application/x-www-form-urlencoded} or {@code multipart/form-data})
+ *       answered as a JSON object of its fields: a field sent once maps to its value, one sent more than
+ *       once to the array of its values, in order; any other body is a 415</li>
+ *   <li>{@code POST /upload} a body of up to {@link #MAX_UPLOAD} bytes. A {@code multipart/form-data} body
+ *       is read part by part ({@code ctx.multipart()}) and answered as a JSON array with, for each part,
+ *       its {@code name}, {@code filename} (null for a plain field), {@code size} and {@code sha256} (hex);
+ *       any other body is read whole ({@code ctx.body()}: held in memory, or spooled to a temporary file
+ *       past {@code body-spool-threshold}), then {@code received N bytes}</li>
  *   <li>{@code POST /upload/stream} a body of any size read as a stream while it arrives
  *       ({@code Route.streamBody}), then {@code received N bytes}</li>
  *   <li>{@code GET /sleep?ms=N} blocks its thread for N ms (0..60000), then {@code slept N ms}: a
@@ -87,7 +92,8 @@ public final class ExampleApp {
             ctx.body();
             ctx.status(204);
         });
-        cfg.post("/upload", ctx -> ctx.text("received " + ctx.body().length + " bytes")).maxBodySize(MAX_UPLOAD);
+        cfg.post("/form", ctx -> ctx.json(fields(ctx)));
+        cfg.post("/upload", ExampleApp::upload).maxBodySize(MAX_UPLOAD);
         cfg.post("/upload/stream", ExampleApp::countStream).streamBody();
         cfg.get("/sleep", ExampleApp::sleep).dispatch(Dispatch.VIRTUAL_THREADS);
         cfg.get("/cpu", ctx -> {
@@ -101,6 +107,49 @@ public final class ExampleApp {
         cfg.staticFiles("/static", StaticFiles.directory(SampleFiles.directory()).maxAge(Duration.ofSeconds(60)))
                 .use(Compression.defaults());
         RealtimeRoutes.routes(cfg);
+    }
+
+    /** The form's fields: a single value as itself, repeated values as their list. */
+    private static Map<String, Object> fields(Context ctx) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        ctx.formParamMap().forEach((name, values) -> out.put(name, values.size() == 1 ? values.get(0) : values));
+        return out;
+    }
+
+    /** A multipart body: each part's name, file name, size and SHA-256, read as a stream; else the raw body's size. */
+    private static void upload(Context ctx) throws java.io.IOException {
+        String type = ctx.contentType();
+        if (type == null || !type.regionMatches(true, 0, "multipart/form-data", 0, 19)) {
+            ctx.text("received " + ctx.body().length + " bytes");
+            return;
+        }
+        java.util.List<Map<String, Object>> out = new java.util.ArrayList<>();
+        byte[] buf = new byte[16 * 1024];
+        for (dev.brisk.Part p : ctx.multipart()) {
+            java.security.MessageDigest sha = sha256();
+            long n = 0;
+            try (java.io.InputStream in = p.content()) {
+                for (int r; (r = in.read(buf)) >= 0; ) {
+                    sha.update(buf, 0, r);
+                    n += r;
+                }
+            }
+            Map<String, Object> part = new java.util.LinkedHashMap<>();
+            part.put("name", p.name());
+            part.put("filename", p.filename());
+            part.put("size", n);
+            part.put("sha256", java.util.HexFormat.of().formatHex(sha.digest()));
+            out.add(part);
+        }
+        ctx.json(out);
+    }
+
+    private static java.security.MessageDigest sha256() {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     /** Reads the streamed body to its end, holding no more of it than one buffer. */
@@ -185,6 +234,8 @@ public final class ExampleApp {
         System.out.println("  curl -d 'hi there' -H 'Content-Type: text/plain' " + base + "/echo");
         System.out.println("  curl -i -d @README.md " + base + "/consume");
         System.out.println("  curl --data-binary @README.md " + base + "/upload/stream");
+        System.out.println("  curl -d 'name=Ada&lang=en&lang=fr' " + base + "/form");
+        System.out.println("  curl -F title=notes -F file=@README.md " + base + "/upload");
         System.out.println("  curl " + base + "/health " + base + "/ready");
         System.out.println("  curl '" + base + "/sleep?ms=250'");
         System.out.println("  curl '" + base + "/cpu?work=1000'");

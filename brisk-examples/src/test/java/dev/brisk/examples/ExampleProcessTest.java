@@ -87,6 +87,11 @@ class ExampleProcessTest {
         return text.replace("\r\n", "\n");
     }
 
+    private static String sha256(String s) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+
     @Test
     void curlAgainstTheExampleAppThenSigterm() throws Exception {
         assumeTrue(hasCurl(), "curl is not installed");
@@ -126,6 +131,19 @@ class ExampleProcessTest {
                 .endsWith("\n\n" + SampleFiles.appJs());
         assertThat(curl("--compressed", base + "/static/data.json")).contains("\nContent-Encoding: gzip\n")
                 .endsWith("\n\n" + SampleFiles.json());
+        // forms: urlencoded fields as JSON, and a multipart upload's parts with their SHA-256
+        assertThat(curl("-d", "name=Ada+Lovelace&lang=en&lang=fr", base + "/form")).startsWith("HTTP/1.1 200 OK\n")
+                .endsWith("\n\n{\"name\":\"Ada Lovelace\",\"lang\":[\"en\",\"fr\"]}");
+        Path upload = Files.createTempFile("brisk-upload-", ".txt");
+        try {
+            Files.writeString(upload, "abc");
+            assertThat(curl("-F", "title=notes", "-F", "file=@" + upload + ";filename=abc.txt", base + "/upload"))
+                    .startsWith("HTTP/1.1 200 OK\n").endsWith("\n\n[{\"name\":\"title\",\"filename\":null,\"size\":5,"
+                            + "\"sha256\":\"" + sha256("notes") + "\"},{\"name\":\"file\",\"filename\":\"abc.txt\","
+                            + "\"size\":3,\"sha256\":\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"}]");
+        } finally {
+            Files.delete(upload);
+        }
 
         // HTTP/2 in the clear with prior knowledge, on the same port as HTTP/1.1
         assertThat(curl("--http2-prior-knowledge", base + "/hello")).startsWith("HTTP/2 200")

@@ -252,6 +252,11 @@ class WrappedContextTest {
         @Override public byte[] body() { return d.body(); }
         @Override public String bodyAsString() { return d.bodyAsString(); }
         @Override public InputStream bodyAsStream() { return d.bodyAsStream(); }
+        @Override public String formParam(String name) { return d.formParam(name); }
+        @Override public List<String> formParams(String name) { return d.formParams(name); }
+        @Override public Map<String, List<String>> formParamMap() { return d.formParamMap(); }
+        @Override public dev.brisk.Multipart multipart() { return d.multipart(); }
+        @Override public List<dev.brisk.Part> parts() { return d.parts(); }
         @Override public <T> T bodyAsJson(Class<T> type) { return d.bodyAsJson(type); }
         @Override public String remoteAddress() { return d.remoteAddress(); }
         @Override public dev.brisk.TlsInfo tls() { return d.tls(); }

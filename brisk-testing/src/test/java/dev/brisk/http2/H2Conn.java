@@ -91,6 +91,11 @@ final class H2Conn implements AutoCloseable {
         }
     }
 
+    /** Sets how long a read waits for bytes before it throws {@link SocketTimeoutException} (10 s at first). */
+    void timeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
     void raw(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();

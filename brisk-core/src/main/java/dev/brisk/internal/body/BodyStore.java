@@ -40,14 +40,21 @@ public final class BodyStore {
         return disk;
     }
 
-    /** Whether a body of {@code size} bytes (so far, or declared) belongs in a file rather than in memory. */
-    boolean spools(long size) {
-        return disk.limit() > 0 && size > spoolThreshold;
+    /**
+     * Whether a body of {@code size} bytes (so far, or declared) belongs in a file rather than in memory,
+     * when more than {@code threshold} bytes go there ({@code body-spool-threshold}, or a writer's own).
+     */
+    boolean spools(long size, long threshold) {
+        return disk.limit() > 0 && size > threshold;
     }
 
     /** The limit a buffered body gets from a route's {@code limit}: one array's size at most unless it may spool. */
     public long bufferedLimit(long limit) {
         return disk.limit() > 0 ? limit : Math.min(limit, MAX_ARRAY);
+    }
+
+    long spoolThreshold() {
+        return spoolThreshold;
     }
 
     Path dir() {

@@ -25,6 +25,7 @@ import java.io.IOException;
 public final class BodyWriter implements BodySink {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private final BodyStore store;
+    private final long spoolThreshold;
     private long limit;
     private long size;
     private HeldBody held;
@@ -32,7 +33,16 @@ public final class BodyWriter implements BodySink {
     private ShedReason refusal;
 
     public BodyWriter(BodyStore store) {
+        this(store, store.spoolThreshold());
+    }
+
+    /**
+     * A writer that spools past its own threshold rather than the store's {@code body-spool-threshold}
+     * (multipart parts: {@code form-spool-threshold}); memory and disk still come from the store.
+     */
+    public BodyWriter(BodyStore store, long spoolThreshold) {
         this.store = store;
+        this.spoolThreshold = spoolThreshold;
     }
 
     /**
@@ -48,7 +58,7 @@ public final class BodyWriter implements BodySink {
         this.limit = limit;
         size = 0;
         refusal = null;
-        if (declared >= 0 && store.spools(declared)) {
+        if (declared >= 0 && store.spools(declared, spoolThreshold)) {
             if (!store.disk().tryReserve(declared)) {
                 return refusal = ShedReason.BODY_DISK;
             }
@@ -80,7 +90,7 @@ public final class BodyWriter implements BodySink {
     public void append(byte[] b, int off, int len) throws HttpParseException {
         ensureRoom(len);
         try {
-            if (held != null && store.spools(held.size() + len)) {
+            if (held != null && store.spools(held.size() + len, spoolThreshold)) {
                 spill();
             }
             if (spooled != null) {

@@ -88,6 +88,7 @@ public final class Server implements TransportHost {
                 options.concurrencyLimit() == ConcurrencyLimitMode.ADAPTIVE ? adaptive(max) : new FixedLimit(max),
                 options.requestQueueSize());
         this.bodies = new BodyStore(options);
+        app.bodies(bodies);
         this.http1 = new Http1Shared(options, app, accessLog, admission, bodies);
         this.http2 = new Http2Shared(options, app, accessLog, admission, http1);
         if (options.http2().priorKnowledge()) {

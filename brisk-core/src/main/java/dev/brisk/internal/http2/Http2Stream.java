@@ -53,6 +53,8 @@ final class Http2Stream implements ExchangeOwner {
     dev.brisk.internal.web.RequestBody handed;
     /** A streamed route's body, fed as DATA arrives (also {@link #handed}), or null. */
     dev.brisk.internal.body.BodyStream streamed;
+    /** The handler made room while a DATA frame was half in: the window is opened once the frame is whole. */
+    boolean windowWanted;
     long contentLength = -1;
     /** The most body bytes the request may carry: its route's limit (413 beyond). */
     long bodyLimit;

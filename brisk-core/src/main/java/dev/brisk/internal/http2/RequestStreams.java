@@ -431,6 +431,13 @@ final class RequestStreams {
         if (s.closed || s.remoteClosed || s.streamed == null) {
             return;
         }
+        if (dataTarget == s) {
+            // a DATA frame is half in: its whole length left the window, only part of it is in the body,
+            // so room() still counts the rest as free; granting now would let the client overrun the body
+            s.windowWanted = true;
+            return;
+        }
+        s.windowWanted = false;
         int give = s.streamed.room() - s.recvWindow;
         if (give > 0) {
             frames.windowUpdate(s.id, give);
@@ -468,6 +475,8 @@ final class RequestStreams {
         if (!endStream) {
             if (s.streamed == null) {
                 ackStreamWindow(s); // a streamed body's window opens as its handler reads (openWindow)
+            } else if (s.windowWanted) {
+                openWindow(s);
             }
             return;
         }

@@ -24,18 +24,26 @@ public final class App {
     private final FastRoutes fastRoutes;
     private final Readiness readiness;
     private final WebSockets webSockets;
+    private final RequestServices services;
 
-    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, WebSockets webSockets) {
+    App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, WebSockets webSockets,
+        RequestServices services) {
         this.routing = routing;
         this.dispatcher = dispatcher;
         this.fastRoutes = fastRoutes;
         this.readiness = readiness;
         this.webSockets = webSockets;
+        this.services = services;
     }
 
     /** The app's WebSocket sessions: their limits, shared memory and counters. */
     public WebSockets webSockets() {
         return webSockets;
+    }
+
+    /** Where stored multipart parts live: the server's body store; set by the server before it starts. */
+    public void bodies(dev.brisk.internal.body.BodyStore store) {
+        services.bodies(store);
     }
 
     /** Whether the app wants traffic; graceful shutdown turns it off first. */

@@ -477,8 +477,9 @@ public final class AppConfig implements BriskConfig {
             router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
                     Dispatch.EVENT_LOOP, true));
         }
-        Routing routing = new Routing(router, chains, guarded, codec, opts.dispatch());
+        RequestServices services = new RequestServices(codec, opts.forms());
+        Routing routing = new Routing(router, chains, guarded, services, opts.dispatch());
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
-        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets);
+        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services);
     }
 }

@@ -76,7 +76,7 @@ public final class Exchange extends ResponseState {
     private CompiledRoute route;
     private Handler chain;
     private Dispatch dispatchMode;
-    private JsonCodec codec;
+    private RequestServices services;
 
     /**
      * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
@@ -142,6 +142,9 @@ public final class Exchange extends ResponseState {
 
     /** The handler is done: it lets go of the body if it used it. The handler's thread, once. */
     public void releaseBody() {
+        if (rare != null && rare.form != null) {
+            rare.form.release(); // stored parts' memory and files: before the body, whatever happened
+        }
         if (bodyHeld) {
             bodyHeld = false;
             requestBody.release();
@@ -226,8 +229,8 @@ public final class Exchange extends ResponseState {
         return base + pathEnd;
     }
 
-    void codec(JsonCodec codec) {
-        this.codec = codec;
+    void services(RequestServices services) {
+        this.services = services;
     }
 
     /** Remembers routing's decision for a request no route serves: one of the app's own answers. */
@@ -425,10 +428,48 @@ public final class Exchange extends ResponseState {
     }
 
     private JsonCodec requireCodec() {
+        JsonCodec codec = services == null ? null : services.codec();
         if (codec == null) {
             throw new MissingJsonCodec();
         }
         return codec;
+    }
+
+    // ---- forms: RequestForm ----
+
+    private dev.brisk.internal.form.RequestForm form() {
+        RareRequestState r = rare();
+        if (r.form == null) {
+            r.form = services == null ? new dev.brisk.internal.form.RequestForm(dev.brisk.FormOptions.DEFAULTS, null)
+                    : new dev.brisk.internal.form.RequestForm(services.forms(), services.bodies());
+        }
+        return r.form;
+    }
+
+    @Override
+    public String formParam(String name) {
+        List<String> v = formParamMap().get(name);
+        return v == null ? null : v.get(0);
+    }
+
+    @Override
+    public List<String> formParams(String name) {
+        return formParamMap().getOrDefault(name, List.of());
+    }
+
+    @Override
+    public Map<String, List<String>> formParamMap() {
+        return form().fields(this);
+    }
+
+    @Override
+    public dev.brisk.Multipart multipart() {
+        return form().multipart(this);
+    }
+
+    @Override
+    public List<dev.brisk.Part> parts() {
+        return form().parts(this);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.brisk.internal.web;
 
 import dev.brisk.Dispatch;
 import dev.brisk.Handler;
-import dev.brisk.JsonCodec;
 import dev.brisk.Method;
 import dev.brisk.Middleware;
 import dev.brisk.internal.routing.CompiledRoute;
@@ -49,7 +48,7 @@ final class Routing {
     private final Handler anyPathOptions;
     private final Map<String, Refusal> refusals; // by Allow value: paths with the same methods share them
     private final Map<CompiledRoute, Handler> preflights; // by identity: the routes with middleware of their own
-    private final JsonCodec codec;
+    private final RequestServices services;
     private final Dispatch defaultDispatch;
 
     /**
@@ -57,7 +56,7 @@ final class Routing {
      * @param guarded the routes with middleware beyond the app's, with their whole middleware list:
      *     their preflight chains are built now
      */
-    Routing(Router router, Chains chains, Map<CompiledRoute, List<Middleware>> guarded, JsonCodec codec,
+    Routing(Router router, Chains chains, Map<CompiledRoute, List<Middleware>> guarded, RequestServices services,
             Dispatch defaultDispatch) {
         this.router = router;
         this.notFound = chains.notFound();
@@ -81,7 +80,7 @@ final class Routing {
             }
         }
         this.preflights = Collections.unmodifiableMap(p);
-        this.codec = codec;
+        this.services = services;
         this.defaultDispatch = defaultDispatch;
     }
 
@@ -92,7 +91,7 @@ final class Routing {
 
     /** Finds {@code ex}'s chain, route and dispatch, and records them on it. */
     void route(Exchange ex) {
-        ex.codec(codec);
+        ex.services(services);
         Method m = ex.methodEnum();
         if (m == null) {
             ex.routed(notImplemented, defaultDispatch);

@@ -1,0 +1,142 @@
+package dev.brisk.internal.form;
+
+import dev.brisk.FormOptions;
+import dev.brisk.HttpException;
+import dev.brisk.Part;
+import dev.brisk.internal.body.BodyStore;
+import dev.brisk.internal.body.BodyWriter;
+import dev.brisk.internal.http.HttpParseException;
+import dev.brisk.internal.web.BodyUnavailableException;
+import dev.brisk.internal.web.RequestBody;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Every part of a multipart body, stored for {@code Context.parts()}: a part of at most
+ * {@code form-spool-threshold} bytes in memory (reserved from {@code body-memory-budget}), a larger one
+ * in a temporary file (under {@code body-spool-disk}), each through a {@link BodyWriter} as a buffered
+ * request body is. A small part is read into a scratch array first, so it reserves exactly its size.
+ * {@link #release} gives everything back (files deleted); a read that fails gives back at once what it
+ * stored. The handler's thread only.
+ */
+final class StoredParts {
+    private static final int SCRATCH = 8 * 1024;
+    private final List<Stored> parts = new ArrayList<>();
+    private final List<Part> view = Collections.unmodifiableList(parts);
+
+    private StoredParts() {
+    }
+
+    /** Reads every part from {@code reader}; the caller must {@link #release} the result. */
+    static StoredParts read(PartReader reader, BodyStore store, FormOptions limits) {
+        StoredParts all = new StoredParts();
+        byte[] scratch = new byte[SCRATCH];
+        try {
+            PartHead head;
+            while ((head = reader.next()) != null) {
+                all.parts.add(new Stored(head, store(reader, store, limits.spoolThreshold(), scratch)));
+            }
+        } catch (RuntimeException e) {
+            all.release();
+            throw e;
+        }
+        return all;
+    }
+
+    private static RequestBody store(PartReader reader, BodyStore store, long threshold, byte[] scratch) {
+        int n = 0;
+        int r;
+        while (n < scratch.length && (r = reader.read(scratch, n, scratch.length - n)) >= 0) {
+            n += r;
+        }
+        BodyWriter w = new BodyWriter(store, threshold);
+        try {
+            boolean whole = !reader.inContent();
+            if (w.begin(whole ? n : -1, Long.MAX_VALUE) != null) {
+                throw unavailable(w);
+            }
+            w.append(scratch, 0, n);
+            if (!whole) {
+                while ((r = reader.read(scratch, 0, scratch.length)) >= 0) {
+                    w.append(scratch, 0, r);
+                }
+            }
+            return w.finish();
+        } catch (HttpParseException e) {
+            w.abort();
+            throw e.status() == 503 ? unavailable(w) : new HttpException(e.status(), e.getMessage());
+        } catch (RuntimeException e) {
+            w.abort();
+            throw e;
+        }
+    }
+
+    private static HttpException unavailable(BodyWriter w) {
+        return new BodyUnavailableException(w.refusal() == dev.brisk.internal.ops.ServerStats.ShedReason.BODY_DISK
+                ? "Service Unavailable: no disk free for uploaded parts, retry shortly"
+                : "Service Unavailable: no request-body memory free for uploaded parts, retry shortly");
+    }
+
+    List<Part> parts() {
+        return view;
+    }
+
+    /** Gives back the memory and files of every part. */
+    void release() {
+        for (Stored p : parts) {
+            p.body.release();
+        }
+        parts.clear();
+    }
+
+    /** A part held in memory or in a file. */
+    private record Stored(PartHead head, RequestBody body) implements Part {
+        @Override
+        public String name() {
+            return head.name();
+        }
+
+        @Override
+        public String filename() {
+            return head.filename();
+        }
+
+        @Override
+        public String contentType() {
+            return head.contentType();
+        }
+
+        @Override
+        public String header(String name) {
+            return head.header(name);
+        }
+
+        @Override
+        public long size() {
+            return body.length();
+        }
+
+        @Override
+        public InputStream content() {
+            return body.stream();
+        }
+
+        @Override
+        public byte[] bytes() {
+            return body.bytes();
+        }
+
+        @Override
+        public String text() {
+            return new String(bytes(), dev.brisk.Context.charsetOf(head.contentType(), StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String toString() {
+            return "Part[name=" + head.name() + ", filename=" + head.filename() + ", size=" + body.length() + "]";
+        }
+    }
+}
