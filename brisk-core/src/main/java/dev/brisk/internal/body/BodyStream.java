@@ -148,6 +148,11 @@ public final class BodyStream extends InputStream implements BodySink, RequestBo
             if (ring == null || failure != null) {
                 return; // nobody will read it
             }
+            if (len > ring.length - count) {
+                // a caller past the room it was given would overwrite unread bytes: fail, never corrupt
+                throw new IllegalStateException("body bytes beyond the stream's window: " + len + " > "
+                        + (ring.length - count));
+            }
             int tail = (head + count) % ring.length;
             int first = Math.min(len, ring.length - tail);
             System.arraycopy(b, off, ring, tail, first);
