@@ -8,9 +8,13 @@
 #                   (the full run: about 85 minutes)
 #   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
 #   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
-#                   hello-rate,static-1k,static-1m,static-gzip; default: all; also, on request only,
-#                   h2c-hello and h2c-hello-m100: HTTP/2 in the clear with h2load, 1 or 100 streams per
-#                   connection, for the servers that speak it). static-*: each server's own
+#                   hello-rate,static-1k,static-1m,static-gzip; default: all; also, on request only:
+#                   h2c-hello and h2c-hello-m100: HTTP/2 in the clear with h2load (prior knowledge), 1 or
+#                   100 streams per connection; tls-hello: HTTP/1.1 over TLS with wrk; tls-churn: the
+#                   same with "Connection: close", a TLS handshake per request; h2-hello-m100: h2 over
+#                   TLS (ALPN) with h2load, 100 streams per connection; each for the servers that speak
+#                   it (ServerMain --list-h2c, --list-tls, and nginx), with a throwaway self-signed EC
+#                   key made for the run in raw/tls, TLS on port 18443). static-*: each server's own
 #                   static-file handler over bench/results/<run>/raw/static (a 1 KiB text file, a 1 MiB
 #                   file, gzip of a 100 KiB JSON file), only servers that have one (brisk-*, jetty,
 #                   undertow, vertx, nginx)
@@ -61,7 +65,8 @@ checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 
 # name|path|method|body bytes|connections|pipeline|close|fixed rate (req/s; 0 = as fast as possible)|protocol|header
-# protocol: h1 (default) or h2c (h2load with prior knowledge; "pipeline" is then streams per connection)
+# protocol: h1 (default); h2c (h2load with prior knowledge; "pipeline" is then streams per connection);
+# tls (wrk over https: HTTP/1.1 with TLS); h2 (h2load over https, ALPN h2; "pipeline" as for h2c)
 # header: one extra request header field (wrk only)
 # hello-rate: latency at a fixed offered load (h2load --rps), where a closed-loop tool would hide queueing;
 # BENCH_RATE defaults to about half the slowest peer's hello peak measured on this machine.
@@ -80,7 +85,10 @@ static-1k|/static/1k.txt|GET|0|50|1|0|0
 static-1m|/static/1m.bin|GET|0|50|1|0|0
 static-gzip|/static/data.json|GET|0|50|1|0|0|h1|Accept-Encoding: gzip
 h2c-hello|/hello|GET|0|50|1|0|0|h2c
-h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c"
+h2c-hello-m100|/hello|GET|0|4|100|0|0|h2c
+tls-hello|/hello|GET|0|50|1|0|0|tls
+tls-churn|/hello|GET|0|50|1|1|0|tls
+h2-hello-m100|/hello|GET|0|4|100|0|0|h2"
 # the servers with a static-file handler (BenchServer: /static/<file>)
 STATIC_SERVERS=",brisk-event-loop,brisk-virtual-threads,brisk-worker-pool,brisk-blocking-virtual,brisk-blocking-platform,netty,jetty,undertow,vertx,nginx,"
 
@@ -166,7 +174,25 @@ fi
 
 require_tool wrk wrk
 if [[ ",$SCENARIOS," == *-rate,* ]]; then require_tool h2load nghttp2-client hello-rate; fi
-if [[ ",$SCENARIOS," == *,h2c-* ]]; then require_tool h2load nghttp2-client h2c-hello; fi
+if [[ ",$SCENARIOS," == *,h2c-* ]] || [[ ",$SCENARIOS," == *,h2-* ]]; then require_tool h2load nghttp2-client h2c-hello; fi
+# the scenarios' protocols, and the servers that speak the HTTP/2 and TLS ones (nginx too)
+proto_of() { echo "$ALL_SCENARIOS" | grep "^$1|" | cut -d'|' -f9; }
+H2C_SERVERS=",$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list-h2c),nginx,"
+TLS_SERVERS=",$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list-tls),nginx,"
+NEED_TLS=0
+for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
+  case "$(proto_of "$sc")" in tls|h2) NEED_TLS=1 ;; esac
+done
+# speaks SERVER SCENARIO: whether the server can run the scenario (its protocol, its static-file handler)
+speaks() {
+  local name="${1#baseline/}"
+  if [[ $2 == static-* ]] && [[ $STATIC_SERVERS != *",$name,"* ]]; then return 1; fi
+  case "$(proto_of "$2")" in
+    h2c) [[ $H2C_SERVERS == *",$name,"* ]] ;;
+    tls|h2) [[ $TLS_SERVERS == *",$name,"* ]] ;;
+    *) return 0 ;;
+  esac
+}
 
 # server on core 0, load generator on core 1 (when there are two cores)
 pin_cores
@@ -186,6 +212,14 @@ head -c 768 /dev/urandom | base64 -w 0 | head -c 1024 > "$STATIC_DIR/1k.txt"
 head -c 1048576 /dev/urandom > "$STATIC_DIR/1m.bin"
 awk 'BEGIN { printf "["; for (i = 0; n < 102400; i++) { s = sprintf("%s{\"id\":%d,\"name\":\"event %d\",\"venue\":\"Hall %d\",\"tags\":[\"music\",\"live\"]}", i ? "," : "", i, i, i % 17); printf "%s", s; n += length(s) } print "]" }' > "$STATIC_DIR/data.json"
 export BENCH_STATIC_DIR="$STATIC_DIR"
+# The TLS scenarios: a throwaway self-signed key made now under the run's directory (never committed);
+# the servers that speak TLS serve it on TLS_PORT beside their plain port (BenchTls)
+TLS_PORT=18443
+H2C_NGINX_PORT=18082 # nginx serves h2c only on a listener of its own ("listen ... http2" without ssl)
+if [ "$NEED_TLS" = 1 ]; then
+  "$JAVA" -cp "$CP" dev.brisk.bench.BenchTls "$ROOT/$OUT/raw/tls"
+  export BENCH_TLS_DIR="$ROOT/$OUT/raw/tls" BENCH_TLS_PORT="$TLS_PORT"
+fi
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req" > "$CSV"
 PORT="${BENCH_PORT:-18080}"
 STATS_PORT="${BENCH_STATS_PORT:-19080}"
@@ -221,6 +255,15 @@ start_nginx() {
   fi
   local dir="$ROOT/$OUT/raw/nginx"
   mkdir -p "$dir"
+  # h2c with prior knowledge on a port of its own; TLS (h2 and http/1.1 by ALPN) when a TLS scenario runs
+  local NGINX_LISTEN="    listen 127.0.0.1:$H2C_NGINX_PORT http2 backlog=1024;"
+  if [ "$NEED_TLS" = 1 ]; then
+    NGINX_LISTEN="$NGINX_LISTEN
+    listen 127.0.0.1:$TLS_PORT ssl http2 backlog=1024;
+    ssl_certificate $BENCH_TLS_DIR/cert.pem;
+    ssl_certificate_key $BENCH_TLS_DIR/key.pem;
+    ssl_protocols TLSv1.3 TLSv1.2;"
+  fi
   cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -232,6 +275,7 @@ http {
   keepalive_requests 1000000;
   server {
     listen 127.0.0.1:$PORT backlog=1024;
+$NGINX_LISTEN
     default_type text/plain;
     location = /hello { return 200 "Hello, World!"; }
     location = /json { default_type application/json; return 200 '{"message":"Hello, World!"}'; }
@@ -282,13 +326,22 @@ start_server() {
   return 1
 }
 
+# base_url PROTOCOL: where the current server serves it
+base_url() {
+  case "$1" in
+    tls|h2) echo "https://127.0.0.1:$TLS_PORT" ;;
+    h2c) if [ "$CURRENT" = nginx ]; then echo "http://127.0.0.1:$H2C_NGINX_PORT"; else echo "http://127.0.0.1:$PORT"; fi ;;
+    *) echo "http://127.0.0.1:$PORT" ;;
+  esac
+}
+
 run_wrk() { # scenario-line duration-seconds rawfile
   local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate proto header
   IFS='|' read -r name path method body conns pipeline close rate proto header <<< "$line"
   local threads=1
   BENCH_METHOD="$method" BENCH_BODY="$body" BENCH_PIPELINE="$pipeline" BENCH_CLOSE="$close" BENCH_HEADER="$header" \
     "${PIN_CLIENT[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s -s bench/wrk/scenario.lua \
-    "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
+    "$(base_url "${proto:-h1}")$path" > "$raw" 2>&1 || true
 }
 
 # A fixed-rate run: h2load logs every request (start, status, microseconds); this prints the same
@@ -298,14 +351,14 @@ run_h2load() { # scenario-line duration-seconds rawfile
   local line="$1" secs="$2" raw="$3" name path method body conns pipeline close rate proto
   IFS='|' read -r name path method body conns pipeline close rate proto <<< "$line"
   local log opts=()
-  if [ "${proto:-h1}" = h2c ]; then
+  if [ "${proto:-h1}" = h2c ] || [ "${proto:-h1}" = h2 ]; then
     opts=(-m "$pipeline")
   else
     opts=(--h1 -m 1 --rps "$(( (rate + conns - 1) / conns ))")
   fi
   log=$(mktemp)
   "${PIN_CLIENT[@]}" h2load "${opts[@]}" -c "$conns" -D "$secs" -T 5 \
-    --log-file="$log" "http://127.0.0.1:$PORT$path" > "$raw" 2>&1 || true
+    --log-file="$log" "$(base_url "${proto:-h1}")$path" > "$raw" 2>&1 || true
   if [ "$raw" = /dev/null ]; then rm -f "$log"; return; fi
   local failed
   failed=$(sed -n 's/^requests:.* \([0-9]*\) failed.*/\1/p' "$raw" | head -n 1)
@@ -324,7 +377,7 @@ run_scenario() { # like run_wrk, choosing the tool by the scenario's fixed rate 
   local rate proto
   rate=$(echo "$1" | cut -d'|' -f8)
   proto=$(echo "$1" | cut -d'|' -f9)
-  if { [ -n "$rate" ] && [ "$rate" != 0 ]; } || [ "$proto" = h2c ]; then run_h2load "$@"; else run_wrk "$@"; fi
+  if { [ -n "$rate" ] && [ "$rate" != 0 ]; } || [ "$proto" = h2c ] || [ "$proto" = h2 ]; then run_h2load "$@"; else run_wrk "$@"; fi
 }
 
 {
@@ -353,7 +406,7 @@ for round in $(seq 1 "$ROUNDS"); do
     if ! start_server "$server"; then stop_server; continue; fi
     # warm-up: every scenario briefly, then the measurements
     for sc in $(echo "$SCENARIOS" | tr ',' ' '); do
-      if [[ $sc == static-* ]] && [[ $STATIC_SERVERS != *",${server#baseline/},"* ]]; then continue; fi
+      speaks "$server" "$sc" || continue
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|")
       run_scenario "$line" "$(( (WARMUP + 1) / 2 ))" /dev/null
     done
@@ -361,8 +414,9 @@ for round in $(seq 1 "$ROUNDS"); do
       line=$(echo "$ALL_SCENARIOS" | grep "^$sc|") || { echo "bench: unknown scenario $sc" >&2; exit 2; }
       # nginx answers only fixed routes; it does not echo bodies
       if [ "$server" = nginx ] && [ "$sc" = echo ]; then done_count=$((done_count + 1)); continue; fi
-      # the static-file scenarios need a static-file handler of the server's own
-      if [[ $sc == static-* ]] && [[ $STATIC_SERVERS != *",${server#baseline/},"* ]]; then done_count=$((done_count + 1)); continue; fi
+      # the static-file scenarios need a static-file handler of the server's own; the HTTP/2 and TLS
+      # ones a server that speaks them
+      if ! speaks "$server" "$sc"; then done_count=$((done_count + 1)); continue; fi
       # microhttp ignores "Connection: close" (ScenarioConformanceTest.closesAfterConnectionClose), so
       # wrk would reuse its connections and "churn" would measure keep-alive
       if [ "${server#baseline/}" = microhttp ] && [ "$sc" = churn ]; then done_count=$((done_count + 1)); continue; fi

@@ -21,11 +21,27 @@ package dev.brisk.bench;
  *
  * Each implementation is the idiomatic, minimal way to write this with that server, with its default
  * thread model unless the name says otherwise. Implementations must be started once and closed once.
+ *
+ * <p>HTTP/2: the servers {@link ServerMain#h2cNames()} names also serve h2c with prior knowledge on the plain
+ * port (a connection that opens with the HTTP/2 preface), at least the GET routes above, with the same
+ * answers; the servers {@link ServerMain#tlsNames()} names serve HTTP/1.1 and h2 (ALPN) over TLS on a
+ * second port when started with a {@link BenchTls}.
  */
 public interface BenchServer extends AutoCloseable {
 
     /** Starts listening on 127.0.0.1:{@code port}; returns once requests are accepted. */
-    void start(int port) throws Exception;
+    default void start(int port) throws Exception {
+        start(port, null);
+    }
+
+    /**
+     * Starts listening on 127.0.0.1:{@code port} and, when {@code tls} is not null, with TLS on
+     * 127.0.0.1:{@code tls.port()} too; returns once requests are accepted on both.
+     *
+     * @throws UnsupportedOperationException with a {@code tls} when this server is not one of
+     *         {@link ServerMain#tlsNames()}
+     */
+    void start(int port, BenchTls tls) throws Exception;
 
     @Override
     void close() throws Exception;

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * Starts one server under test: {@code ServerMain <name> <port> <statsPort>}. On the stats port it
  * answers each connection with one line, {@code allocatedBytes cpuNanos}: the heap bytes all threads
  * have allocated so far and the process CPU time, read by the harness before and after each run. Runs
- * until SIGTERM.
+ * until SIGTERM. With {@code BENCH_TLS_DIR} and {@code BENCH_TLS_PORT} set (see {@link BenchTls}), a server
+ * of {@link #tlsNames()} serves TLS on that port too.
  */
 public final class ServerMain {
     private ServerMain() {
@@ -38,6 +39,17 @@ public final class ServerMain {
                 "brisk-blocking-platform", "jdk-httpserver",
                 "undertow", "jetty", "helidon",
                 "netty", "vertx", "microhttp");
+    }
+
+    /** The servers that speak h2c with prior knowledge on their plain port (the harness's h2c-* scenarios). */
+    public static List<String> h2cNames() {
+        return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "brisk-blocking-virtual",
+                "brisk-blocking-platform", "undertow", "jetty", "helidon", "netty", "vertx");
+    }
+
+    /** The servers that serve HTTP/1.1 and h2 over TLS when given a {@link BenchTls} (the tls-* and h2-* scenarios). */
+    public static List<String> tlsNames() {
+        return h2cNames();
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -63,6 +75,14 @@ public final class ServerMain {
             System.out.println(String.join(",", names()));
             return;
         }
+        if (args.length == 1 && args[0].equals("--list-h2c")) {
+            System.out.println(String.join(",", h2cNames()));
+            return;
+        }
+        if (args.length == 1 && args[0].equals("--list-tls")) {
+            System.out.println(String.join(",", tlsNames()));
+            return;
+        }
         if (args.length != 3) {
             System.err.println("usage: ServerMain <name> <port> <statsPort>; names: " + names());
             System.exit(2);
@@ -83,7 +103,10 @@ public final class ServerMain {
                 }
             }
         });
-        server.start(port);
+        // TLS on a second port only when the harness runs a TLS scenario (BENCH_TLS_DIR, BENCH_TLS_PORT) and
+        // the server speaks it; the others run as always and the harness skips them there
+        BenchTls tls = BenchTls.fromEnv();
+        server.start(port, tls != null && tlsNames().contains(args[0]) ? tls : null);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

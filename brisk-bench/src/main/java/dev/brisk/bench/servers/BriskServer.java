@@ -9,11 +9,13 @@ import dev.brisk.StaticFiles;
 import dev.brisk.StaticResponse;
 import dev.brisk.ThreadMode;
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 
 /**
  * Brisk on one engine in one dispatch mode ({@code dispatch} is ignored by the blocking engine, which runs
- * handlers on the connection's thread); {@code /health} is fast-static (labelled so in reports).
+ * handlers on the connection's thread); {@code /health} is fast-static (labelled so in reports). HTTP/2 is
+ * Brisk's default: h2c with prior knowledge on the plain port, h2 by ALPN on the TLS port (PEM key).
  */
 public final class BriskServer implements BenchServer {
     private final Dispatch dispatch;
@@ -32,12 +34,17 @@ public final class BriskServer implements BenchServer {
     }
 
     @Override
-    public void start(int port) {
+    public void start(int port, BenchTls tls) {
         app = Brisk.create(cfg -> {
             cfg.configSource(ConfigSource.empty());
             cfg.host("127.0.0.1").port(port).dispatch(dispatch);
             // enough connection threads for the 1,000-connection scenario on platform threads
             cfg.options().io(io).threads(threads).platformThreads(2_000);
+            if (tls != null) {
+                // TLS on `port` in Brisk's terms, the plain port beside it (h2c is on by default on both engines)
+                cfg.port(tls.port());
+                cfg.options().tlsPem(tls.certPem(), tls.keyPem()).plainPort(port);
+            }
             cfg.fastGet("/health", StaticResponse.text("OK"));
             cfg.get("/hello", ctx -> ctx.text("Hello, World!"));
             cfg.get("/json", ctx -> ctx.bytes(Json.hello()).contentType("application/json"));

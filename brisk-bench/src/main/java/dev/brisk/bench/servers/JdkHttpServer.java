@@ -3,6 +3,7 @@ package dev.brisk.bench.servers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,10 @@ public final class JdkHttpServer implements BenchServer {
     private ExecutorService executor;
 
     @Override
-    public void start(int port) throws IOException {
+    public void start(int port, BenchTls tls) throws IOException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1024);
         executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);

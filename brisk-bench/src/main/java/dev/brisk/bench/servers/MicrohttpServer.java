@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,10 @@ public final class MicrohttpServer implements BenchServer {
     private EventLoop eventLoop;
 
     @Override
-    public void start(int port) throws IOException {
+    public void start(int port, BenchTls tls) throws IOException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         Options options = Options.builder().withHost("127.0.0.1").withPort(port).build();
         eventLoop = new EventLoop(options, MicrohttpServer::handle);
         eventLoop.start();

@@ -1,9 +1,11 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
@@ -20,7 +22,9 @@ import java.util.logging.Logger;
 /**
  * Undertow 2.3 core: a {@link RoutingHandler} of plain handlers on the XNIO I/O threads (default I/O and
  * worker thread counts). The GETs answer on the I/O thread; request bodies are read with the
- * non-blocking {@code receiveFullBytes}, so nothing is dispatched to the worker pool.
+ * non-blocking {@code receiveFullBytes}, so nothing is dispatched to the worker pool. HTTP/2 by
+ * {@code UndertowOptions.ENABLE_HTTP2}: h2c with prior knowledge on the plain listener, h2 by ALPN on the
+ * HTTPS listener (a JDK {@code SSLContext} over the PKCS#12 key).
  */
 public final class UndertowServer implements BenchServer {
     /** Held so the levels stick: keeps the INFO start/stop and XNIO version lines (JBoss logging → JUL) quiet. */
@@ -30,7 +34,7 @@ public final class UndertowServer implements BenchServer {
     private Undertow server;
 
     @Override
-    public void start(int port) {
+    public void start(int port, BenchTls tls) throws Exception {
         UNDERTOW_LOG.setLevel(Level.WARNING);
         XNIO_LOG.setLevel(Level.WARNING);
         RoutingHandler routes = Handlers.routing()
@@ -60,10 +64,15 @@ public final class UndertowServer implements BenchServer {
                     .addEncodingHandler("gzip", new GzipEncodingProvider(6), 50));
             root = Handlers.path(routes).addPrefixPath("/static", gzip);
         }
-        server = Undertow.builder()
+        Undertow.Builder builder = Undertow.builder()
                 .addHttpListener(port, "127.0.0.1")
-                .setHandler(root)
-                .build();
+                // HTTP/2: h2c with prior knowledge (and by Upgrade) on the plain listener, h2 by ALPN over TLS
+                .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
+                .setHandler(root);
+        if (tls != null) {
+            builder.addHttpsListener(tls.port(), "127.0.0.1", tls.sslContext());
+        }
+        server = builder.build();
         server.start();
     }
 
