@@ -14,7 +14,7 @@
 #                   same with "Connection: close", a TLS handshake per request; h2-hello-m100: h2 over
 #                   TLS (ALPN) with h2load, 100 streams per connection; each for the servers that speak
 #                   it (ServerMain --list-h2c, --list-tls, and nginx), with a throwaway self-signed EC
-#                   key made for the run in raw/tls, TLS on port 18443). static-*: each server's own
+#                   key made for the run in raw/tls, TLS on port 18443, or BENCH_PORT + 363). static-*: each server's own
 #                   static-file handler over bench/results/<run>/raw/static (a 1 KiB text file, a 1 MiB
 #                   file, gzip of a 100 KiB JSON file), only servers that have one (brisk-*, jetty,
 #                   undertow, vertx, nginx)
@@ -214,8 +214,8 @@ awk 'BEGIN { printf "["; for (i = 0; n < 102400; i++) { s = sprintf("%s{\"id\":%
 export BENCH_STATIC_DIR="$STATIC_DIR"
 # The TLS scenarios: a throwaway self-signed key made now under the run's directory (never committed);
 # the servers that speak TLS serve it on TLS_PORT beside their plain port (BenchTls)
-TLS_PORT=18443
-H2C_NGINX_PORT=18082 # nginx serves h2c only on a listener of its own ("listen ... http2" without ssl)
+TLS_PORT=$((PORT + 363)) # 18443 with the default port
+H2C_NGINX_PORT=$((PORT + 2)) # 18082 with the default port; nginx serves h2c only on a listener of its own ("listen ... http2" without ssl)
 if [ "$NEED_TLS" = 1 ]; then
   "$JAVA" -cp "$CP" dev.brisk.bench.BenchTls "$ROOT/$OUT/raw/tls"
   export BENCH_TLS_DIR="$ROOT/$OUT/raw/tls" BENCH_TLS_PORT="$TLS_PORT"
