@@ -212,6 +212,8 @@ head -c 768 /dev/urandom | base64 -w 0 | head -c 1024 > "$STATIC_DIR/1k.txt"
 head -c 1048576 /dev/urandom > "$STATIC_DIR/1m.bin"
 awk 'BEGIN { printf "["; for (i = 0; n < 102400; i++) { s = sprintf("%s{\"id\":%d,\"name\":\"event %d\",\"venue\":\"Hall %d\",\"tags\":[\"music\",\"live\"]}", i ? "," : "", i, i, i % 17); printf "%s", s; n += length(s) } print "]" }' > "$STATIC_DIR/data.json"
 export BENCH_STATIC_DIR="$STATIC_DIR"
+PORT="${BENCH_PORT:-18080}"
+STATS_PORT="${BENCH_STATS_PORT:-19080}"
 # The TLS scenarios: a throwaway self-signed key made now under the run's directory (never committed);
 # the servers that speak TLS serve it on TLS_PORT beside their plain port (BenchTls)
 TLS_PORT=$((PORT + 363)) # 18443 with the default port
@@ -221,8 +223,6 @@ if [ "$NEED_TLS" = 1 ]; then
   export BENCH_TLS_DIR="$ROOT/$OUT/raw/tls" BENCH_TLS_PORT="$TLS_PORT"
 fi
 echo "round,server,scenario,connections,valid,rps,requests,p50_ms,p99_ms,p999_ms,cpu_us_per_req,bytes_per_req,rss_mb,kernel_us_per_req" > "$CSV"
-PORT="${BENCH_PORT:-18080}"
-STATS_PORT="${BENCH_STATS_PORT:-19080}"
 SERVER_PID=""
 CURRENT=""
 
