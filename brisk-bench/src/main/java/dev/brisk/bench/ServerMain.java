@@ -11,6 +11,7 @@ import dev.brisk.bench.servers.JettyServer;
 import dev.brisk.bench.servers.UndertowServer;
 import dev.brisk.bench.servers.MicrohttpServer;
 import dev.brisk.bench.servers.NettyServer;
+import dev.brisk.bench.servers.NettyIoUringServer;
 import dev.brisk.bench.servers.VertxServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -37,7 +38,8 @@ public final class ServerMain {
         return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "brisk-blocking-virtual",
                 "brisk-blocking-platform", "jdk-httpserver",
                 "undertow", "jetty", "helidon",
-                "netty", "vertx", "microhttp");
+                "netty", "vertx", "microhttp",
+                "brisk-uring", "netty-iouring");
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -54,7 +56,22 @@ public final class ServerMain {
             case "netty" -> NettyServer::new;
             case "vertx" -> VertxServer::new;
             case "microhttp" -> MicrohttpServer::new;
+            // strict: a run labelled io_uring never falls back to NIO quietly
+            case "brisk-uring" -> () -> new BriskServer(Dispatch.EVENT_LOOP, IoMode.URING_ONLY, ThreadMode.VIRTUAL);
+            case "netty-iouring" -> NettyIoUringServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
+        };
+    }
+
+    /**
+     * {@return why the server {@code name} cannot run on this machine, or empty when it can}: the io_uring
+     * servers refuse to start without io_uring (the conformance test skips them then, saying why)
+     */
+    static java.util.Optional<String> unavailable(String name) {
+        return switch (name) {
+            case "brisk-uring" -> IoMode.uringUnavailable();
+            case "netty-iouring" -> NettyIoUringServer.unavailable();
+            default -> java.util.Optional.empty();
         };
     }
 
