@@ -12,6 +12,12 @@ import dev.brisk.bench.servers.UndertowServer;
 import dev.brisk.bench.servers.MicrohttpServer;
 import dev.brisk.bench.servers.NettyServer;
 import dev.brisk.bench.servers.NettyIoUringServer;
+import dev.brisk.bench.servers.GrizzlyServer;
+import dev.brisk.bench.servers.Http4kServer;
+import dev.brisk.bench.servers.JlhttpServer;
+import dev.brisk.bench.servers.KtorServer;
+import dev.brisk.bench.servers.NanoHttpdServer;
+import dev.brisk.bench.servers.PekkoHttpServer;
 import dev.brisk.bench.servers.VertxServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -39,7 +45,8 @@ public final class ServerMain {
                 "brisk-blocking-platform", "jdk-httpserver",
                 "undertow", "jetty", "helidon",
                 "netty", "vertx", "microhttp",
-                "brisk-uring", "netty-iouring");
+                "brisk-uring", "netty-iouring",
+                "grizzly", "ktor-cio", "ktor-netty", "nanohttpd", "http4k", "jlhttp", "pekko-http");
     }
 
     static Supplier<BenchServer> server(String name) {
@@ -59,6 +66,13 @@ public final class ServerMain {
             // strict: a run labelled io_uring never falls back to NIO quietly
             case "brisk-uring" -> () -> new BriskServer(Dispatch.EVENT_LOOP, IoMode.URING_ONLY, ThreadMode.VIRTUAL);
             case "netty-iouring" -> NettyIoUringServer::new;
+            case "grizzly" -> GrizzlyServer::new;
+            case "ktor-cio" -> () -> new KtorServer(KtorServer.Engine.CIO);
+            case "ktor-netty" -> () -> new KtorServer(KtorServer.Engine.NETTY);
+            case "nanohttpd" -> NanoHttpdServer::new;
+            case "http4k" -> Http4kServer::new;
+            case "jlhttp" -> JlhttpServer::new;
+            case "pekko-http" -> PekkoHttpServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
         };
     }
