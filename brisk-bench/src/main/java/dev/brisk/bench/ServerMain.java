@@ -11,6 +11,13 @@ import dev.brisk.bench.servers.JettyServer;
 import dev.brisk.bench.servers.UndertowServer;
 import dev.brisk.bench.servers.MicrohttpServer;
 import dev.brisk.bench.servers.NettyServer;
+import dev.brisk.bench.servers.NettyIoUringServer;
+import dev.brisk.bench.servers.GrizzlyServer;
+import dev.brisk.bench.servers.Http4kServer;
+import dev.brisk.bench.servers.JlhttpServer;
+import dev.brisk.bench.servers.KtorServer;
+import dev.brisk.bench.servers.NanoHttpdServer;
+import dev.brisk.bench.servers.PekkoHttpServer;
 import dev.brisk.bench.servers.VertxServer;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -38,7 +45,9 @@ public final class ServerMain {
         return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "brisk-blocking-virtual",
                 "brisk-blocking-platform", "jdk-httpserver",
                 "undertow", "jetty", "helidon",
-                "netty", "vertx", "microhttp");
+                "netty", "vertx", "microhttp",
+                "brisk-uring", "netty-iouring",
+                "grizzly", "ktor-cio", "ktor-netty", "nanohttpd", "http4k", "jlhttp", "pekko-http");
     }
 
     /** The servers that speak h2c with prior knowledge on their plain port (the harness's h2c-* scenarios). */
@@ -66,7 +75,29 @@ public final class ServerMain {
             case "netty" -> NettyServer::new;
             case "vertx" -> VertxServer::new;
             case "microhttp" -> MicrohttpServer::new;
+            // strict: a run labelled io_uring never falls back to NIO quietly
+            case "brisk-uring" -> () -> new BriskServer(Dispatch.EVENT_LOOP, IoMode.URING_ONLY, ThreadMode.VIRTUAL);
+            case "netty-iouring" -> NettyIoUringServer::new;
+            case "grizzly" -> GrizzlyServer::new;
+            case "ktor-cio" -> () -> new KtorServer(KtorServer.Engine.CIO);
+            case "ktor-netty" -> () -> new KtorServer(KtorServer.Engine.NETTY);
+            case "nanohttpd" -> NanoHttpdServer::new;
+            case "http4k" -> Http4kServer::new;
+            case "jlhttp" -> JlhttpServer::new;
+            case "pekko-http" -> PekkoHttpServer::new;
             default -> throw new IllegalArgumentException("unknown server " + name + "; known: " + names());
+        };
+    }
+
+    /**
+     * {@return why the server {@code name} cannot run on this machine, or empty when it can}: the io_uring
+     * servers refuse to start without io_uring (the conformance test skips them then, saying why)
+     */
+    static java.util.Optional<String> unavailable(String name) {
+        return switch (name) {
+            case "brisk-uring" -> IoMode.uringUnavailable();
+            case "netty-iouring" -> NettyIoUringServer.unavailable();
+            default -> java.util.Optional.empty();
         };
     }
 

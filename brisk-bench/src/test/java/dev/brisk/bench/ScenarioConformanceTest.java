@@ -33,6 +33,7 @@ class ScenarioConformanceTest {
     @ParameterizedTest
     @MethodSource("servers")
     void answersEveryScenario(String name) throws Exception {
+        assumeAvailable(name);
         int port = freePort();
         try (BenchServer server = ServerMain.server(name).get();
              HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
@@ -126,6 +127,7 @@ class ScenarioConformanceTest {
     @ParameterizedTest
     @MethodSource("servers")
     void closesAfterConnectionClose(String name) throws Exception {
+        assumeAvailable(name);
         int port = freePort();
         try (BenchServer server = ServerMain.server(name).get()) {
             server.start(port);
@@ -152,6 +154,12 @@ class ScenarioConformanceTest {
                         .isEqualTo(!name.equals("microhttp"));
             }
         }
+    }
+
+    /** Skips, saying why, a server that cannot run here (the io_uring ones where io_uring is unavailable). */
+    private static void assumeAvailable(String name) {
+        java.util.Optional<String> why = ServerMain.unavailable(name);
+        org.junit.jupiter.api.Assumptions.assumeTrue(why.isEmpty(), () -> name + " skipped: " + why.orElse(""));
     }
 
     private static HttpResponse<String> get(HttpClient client, String uri) throws Exception {
