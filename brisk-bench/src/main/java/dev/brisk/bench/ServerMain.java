@@ -53,7 +53,7 @@ public final class ServerMain {
     /** The servers that speak h2c with prior knowledge on their plain port (the harness's h2c-* scenarios). */
     public static List<String> h2cNames() {
         return List.of("brisk-event-loop", "brisk-virtual-threads", "brisk-worker-pool", "brisk-blocking-virtual",
-                "brisk-blocking-platform", "undertow", "jetty", "helidon", "netty", "vertx");
+                "brisk-blocking-platform", "brisk-uring", "undertow", "jetty", "helidon", "netty", "vertx");
     }
 
     /** The servers that serve HTTP/1.1 and h2 over TLS when given a {@link BenchTls} (the tls-* and h2-* scenarios). */

@@ -48,7 +48,8 @@ class ProtocolConformanceTest {
     }
 
     static Stream<String> http2Servers() {
-        return ServerMain.h2cNames().stream();
+        // a server that cannot run here (io_uring unavailable) is ScenarioConformanceTest's to report
+        return ServerMain.h2cNames().stream().filter(name -> ServerMain.unavailable(name).isEmpty());
     }
 
     private static int freePort() throws Exception {
@@ -74,7 +75,7 @@ class ProtocolConformanceTest {
             if (!ServerMain.tlsNames().contains(other)) {
                 BenchServer server = ServerMain.server(other).get();
                 assertThatThrownBy(() -> server.start(freePort(), new BenchTls(freePort(), keys)))
-                        .as(other).isInstanceOf(UnsupportedOperationException.class);
+                        .as(other + " has no TLS listener").isInstanceOf(UnsupportedOperationException.class);
             }
         }
     }

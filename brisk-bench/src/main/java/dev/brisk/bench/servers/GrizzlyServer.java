@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +26,10 @@ public final class GrizzlyServer implements BenchServer {
     private HttpServer server;
 
     @Override
-    public void start(int port) throws IOException {
+    public void start(int port, BenchTls tls) throws IOException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         server = HttpServer.createSimpleServer(null, "127.0.0.1", port);
         server.getServerConfiguration().addHttpHandler(new Handler(), "/");
         server.start();

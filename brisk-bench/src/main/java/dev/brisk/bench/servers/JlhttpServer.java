@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,10 @@ public final class JlhttpServer implements BenchServer {
     private HTTPServer server;
 
     @Override
-    public void start(int port) throws IOException {
+    public void start(int port, BenchTls tls) throws IOException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         server = new HTTPServer(port);
         server.setServerSocketFactory(new LoopbackSockets());
         HTTPServer.VirtualHost host = server.getVirtualHost(null);

@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import fi.iki.elonen.NanoHTTPD;
 import java.io.ByteArrayInputStream;
@@ -21,7 +22,10 @@ public final class NanoHttpdServer implements BenchServer {
     private Server server;
 
     @Override
-    public void start(int port) throws IOException {
+    public void start(int port, BenchTls tls) throws IOException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         server = new Server(port);
         server.start(NanoHTTPD.SOCKET_READ_TIMEOUT, false);
     }

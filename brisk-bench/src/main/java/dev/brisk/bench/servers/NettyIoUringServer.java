@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -68,7 +69,10 @@ public final class NettyIoUringServer implements BenchServer {
     }
 
     @Override
-    public void start(int port) throws InterruptedException {
+    public void start(int port, BenchTls tls) throws InterruptedException {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         Optional<String> why = unavailable();
         if (why.isPresent()) {
             throw new IllegalStateException(why.get() + " (netty-iouring does not fall back to epoll; use the netty server)",

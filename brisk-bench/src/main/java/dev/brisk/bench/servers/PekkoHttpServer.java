@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers;
 
 import dev.brisk.bench.BenchServer;
+import dev.brisk.bench.BenchTls;
 import dev.brisk.bench.Json;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,10 @@ public final class PekkoHttpServer extends AllDirectives implements BenchServer 
     private ServerBinding binding;
 
     @Override
-    public void start(int port) throws Exception {
+    public void start(int port, BenchTls tls) throws Exception {
+        if (tls != null) {
+            throw new UnsupportedOperationException("no TLS in this bench server");
+        }
         system = ActorSystem.create("bench");
         binding = Http.get(system).newServerAt("127.0.0.1", port).bind(routes())
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);

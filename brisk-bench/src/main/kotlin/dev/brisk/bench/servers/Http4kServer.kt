@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers
 
 import dev.brisk.bench.BenchServer
+import dev.brisk.bench.BenchTls
 import dev.brisk.bench.Json
 import java.nio.ByteBuffer
 import org.http4k.core.MemoryBody
@@ -24,7 +25,8 @@ import org.http4k.server.asServer
 class Http4kServer : BenchServer {
     private var server: Http4kServer? = null
 
-    override fun start(port: Int) {
+    override fun start(port: Int, tls: BenchTls?) {
+        if (tls != null) throw UnsupportedOperationException("no TLS in this bench server")
         val app = routes(
             "/hello" bind GET to { Response(OK).header("Content-Type", "text/plain").body("Hello, World!") },
             "/json" bind GET to { Response(OK).header("Content-Type", "application/json").body(MemoryBody(ByteBuffer.wrap(Json.hello()))) },

@@ -1,6 +1,7 @@
 package dev.brisk.bench.servers
 
 import dev.brisk.bench.BenchServer
+import dev.brisk.bench.BenchTls
 import dev.brisk.bench.Json
 import io.ktor.http.ContentType
 import io.ktor.http.HttpStatusCode
@@ -29,7 +30,8 @@ class KtorServer(private val engine: Engine) : BenchServer {
 
     private var server: EmbeddedServer<*, *>? = null
 
-    override fun start(port: Int) {
+    override fun start(port: Int, tls: BenchTls?) {
+        if (tls != null) throw UnsupportedOperationException("no TLS in this bench server")
         server = when (engine) {
             Engine.CIO -> embeddedServer(CIO, port = port, host = "127.0.0.1", module = Application::scenarios)
             Engine.NETTY -> embeddedServer(Netty, port = port, host = "127.0.0.1", module = Application::scenarios)
