@@ -47,6 +47,10 @@ class ServerOptionsTest {
         assertThat(o.bodySpoolThreshold()).isEqualTo(1024L * 1024);
         assertThat(o.bodySpoolDisk()).isEqualTo(1024L * 1024 * 1024);
         assertThat(o.bodySpoolDir()).isEmpty();
+        assertThat(o.minBodyRate()).isEqualTo(240);
+        assertThat(o.minResponseRate()).isEqualTo(240);
+        assertThat(o.rateGrace()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(o.rateWindow()).isEqualTo(Duration.ofSeconds(10));
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -89,7 +93,11 @@ class ServerOptionsTest {
                 bad("body-spool-threshold", "body-spool-threshold -1", b -> b.bodySpoolThreshold(-1)),
                 bad("body-spool-threshold", "body-spool-threshold 2GiB", b -> b.bodySpoolThreshold(Integer.MAX_VALUE - 15L)),
                 bad("body-spool-disk", "body-spool-disk -1", b -> b.bodySpoolDisk(-1)),
-                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)));
+                bad("body-spool-dir", "body-spool-dir null", b -> b.bodySpoolDir(null)),
+                bad("min-body-rate", "min-body-rate -1", b -> b.minBodyRate(-1)),
+                bad("min-response-rate", "min-response-rate -1", b -> b.minResponseRate(-1)),
+                bad("rate-grace", "rate-grace -1ms", b -> b.rateGrace(Duration.ofMillis(-1))),
+                bad("rate-window", "rate-window 0", b -> b.rateWindow(Duration.ZERO)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,7 +112,8 @@ class ServerOptionsTest {
         assertThatCode(() -> ServerOptions.builder().port(0).ioThreads(1).workerThreads(1).maxRequestLine(64)
                 .maxHeaderSize(256).maxHeaders(1).maxBodySize(0).maxChunkExtension(0).maxRequestsPerConnection(0)
                 .maxConnections(1).backlog(1).headerReadTimeout(Duration.ofNanos(1)).shutdownTimeout(Duration.ZERO)
-                .shutdownDelay(Duration.ZERO).build()).doesNotThrowAnyException();
+                .shutdownDelay(Duration.ZERO).minBodyRate(0).minResponseRate(0).rateGrace(Duration.ZERO)
+                .rateWindow(Duration.ofNanos(1)).build()).doesNotThrowAnyException();
         ServerOptions high = ServerOptions.builder().port(65535).ioThreads(1024).workerThreads(100_000)
                 .maxRequestLine(1 << 20).maxHeaderSize(1 << 20).maxHeaders(10_000).maxBodySize(Integer.MAX_VALUE - 16L)
                 .maxChunkExtension(1 << 20).maxRequestsPerConnection(Integer.MAX_VALUE).maxConnections(10_000_000)
@@ -165,7 +174,11 @@ class ServerOptionsTest {
                 "brisk.h2-max-concurrent-streams", "10",
                 "brisk.h2-initial-window-size", "70000",
                 "brisk.h2-max-frame-size", "32KiB",
-                "brisk.h2-max-header-list-size", "4KiB");
+                "brisk.h2-max-header-list-size", "4KiB",
+                "brisk.min-body-rate", "1KiB",
+                "brisk.min-response-rate", "100",
+                "brisk.rate-grace", "2s",
+                "brisk.rate-window", "3s");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
@@ -176,7 +189,7 @@ class ServerOptionsTest {
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2), 64L << 20, 256L << 10, 0,
-                "/var/tmp/brisk"));
+                "/var/tmp/brisk", 1024, 100, Duration.ofSeconds(2), Duration.ofSeconds(3)));
     }
 
     @Test

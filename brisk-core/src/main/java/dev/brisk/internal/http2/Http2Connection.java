@@ -536,6 +536,10 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         s.headAt = System.nanoTime();
         s.lastInput = wire.clock();
         s.remoteClosed = blockEndStream;
+        if (!blockEndStream && shared.bodyRate != null) {
+            s.bodyRate = shared.bodyRate.meter(); // a body follows: the client is waited on from now
+            s.bodyRate.start(s.lastInput);
+        }
         if (fields.tooLarge()) {
             refuse(s, 431, "Request header fields too large");
             return;
@@ -649,6 +653,9 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             return; // an answer is out already (413, 408): the rest of the body is dropped
         }
         s.received += len;
+        if (s.bodyRate != null) {
+            s.bodyRate.add(len, wire.clock());
+        }
         if (s.contentLength >= 0 && s.received > s.contentLength) {
             dataTarget = null;
             resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
@@ -962,6 +969,10 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
                 wire.counters().timedOut();
                 refuse(s, 408, "Request body read timeout");
+            } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && s.bodyRate != null
+                    && s.bodyRate.tooSlow(now)) {
+                wire.counters().slowBody();
+                refuse(s, 408, "Request body arrives below the minimum data rate");
             } else if (s.blockedSince != 0 && now - s.blockedSince > writeNanos) {
                 wire.counters().timedOut(); // the client kept the stream's window shut for write-timeout
                 resetStream(s, H2.CANCEL, false);

@@ -28,8 +28,16 @@ import java.util.concurrent.TimeUnit;
  *                                                 read interest on → a 1 ms read looks for a peer that left
  * </pre>
  *
+ * <p>The response rate ({@code min-response-rate}) is measured by the engine's watchdog
+ * ({@link #checkRate}), as a blocked write cannot measure itself: it reads what the write calls have
+ * sent so far. A call is seen only when it returns (on a platform thread, a blocking socket returns
+ * only when all is written), so while writing a large body each call offers at most
+ * {@link #WRITE_SLICE} bytes, and the bytes of the call in progress are credited as if moving at the
+ * minimum rate, up to what it offered: a client at the rate or above is never cut for the bytes it
+ * has not been seen to take yet; one that stalls is cut once its credit is spent and a window has passed.
+ *
  * <p>Threads: {@link #run} on the connection's thread; {@link #execute}, {@link #drain},
- * {@link #checkWrite} and {@link #forceClose} from any thread.
+ * {@link #checkWrite}, {@link #checkRate} and {@link #forceClose} from any thread (the watchdog's).
  */
 final class BlockingLoop implements Wire, Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -40,6 +48,8 @@ final class BlockingLoop implements Wire, Runnable {
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
     /** The least time a drain leaves an idle read before ending it (see {@link #drain}). */
     private static final long DRAIN_SLACK_MILLIS = 50;
+    /** With a minimum response rate, the most one write call offers (see the class). */
+    static final int WRITE_SLICE = 64 * 1024;
 
     private final BlockingEngine engine;
     private final SocketChannel ch;
@@ -65,6 +75,21 @@ final class BlockingLoop implements Wire, Runnable {
     /** When the write in progress last made progress (0: not writing); the engine's watchdog reads it. */
     private volatile long writingSince;
     private volatile boolean writeTimedOut;
+    /** Response bytes the socket has taken; written by this connection's thread, read by the watchdog. */
+    private volatile long sent;
+    /** What the write call in progress offers (see {@link #writingSince}). */
+    private volatile long offered;
+    /** The watchdog found the client below {@code min-response-rate} and closed the channel. */
+    private volatile boolean writeTooSlow;
+    /** 0, or {@link #WRITE_SLICE} when the response rate is measured. */
+    private final int slice;
+    /** The response rate's meter, null when there is none. Watchdog thread only (see {@link #checkRate}). */
+    private final DataRate sendRate;
+    private final double ratePerNano;
+    /** What the watchdog has told the meter so far: bytes sent plus the credit of a call in progress. */
+    private long credited;
+    /** Whether the watchdog has started the meter (it first saw a write in progress). */
+    private boolean rateStarted;
     private volatile String remote;
     private int soTimeout = -1;
     /** The byte that waits for room in {@link #transfer}. */
@@ -82,6 +107,10 @@ final class BlockingLoop implements Wire, Runnable {
         this.ch = ch;
         this.counters = engine.host.newConnectionCounters();
         this.input = ch.socket().getInputStream();
+        DataRate.Limit rate = engine.responseRate;
+        this.sendRate = rate == null ? null : rate.meter();
+        this.ratePerNano = rate == null ? 0 : rate.bytesPerSecond() / 1e9;
+        this.slice = rate == null ? 0 : WRITE_SLICE;
     }
 
     @Override
@@ -296,17 +325,47 @@ final class BlockingLoop implements Wire, Runnable {
         try {
             do {
                 writingSince = System.nanoTime();
-                total += n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
+                long k = writeSome(srcs, n);
+                total += k;
+                sent += k; // only this thread writes it
             } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
         } catch (IOException e) {
-            if (writeTimedOut) {
-                counters.timedOut();
-            }
+            countWriteFailure();
             throw e;
         } finally {
             writingSince = 0;
         }
         return total;
+    }
+
+    /** One write call: everything at once, or, past {@link #slice} bytes, at most a slice of one buffer. */
+    private long writeSome(ByteBuffer[] srcs, int n) throws IOException {
+        long remaining = srcs[0].remaining() + (n == 2 ? srcs[1].remaining() : 0);
+        if (slice == 0 || remaining <= slice) {
+            offered = remaining;
+            return n == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, n);
+        }
+        ByteBuffer b = srcs[0].hasRemaining() ? srcs[0] : srcs[1];
+        int limit = b.limit();
+        int k = Math.min(b.remaining(), slice);
+        b.limit(b.position() + k);
+        offered = k;
+        try {
+            return ch.write(b);
+        } finally {
+            b.limit(limit);
+        }
+    }
+
+    /** Counts why the watchdog failed a write (once), if it did. */
+    private void countWriteFailure() {
+        if (writeTooSlow) {
+            writeTooSlow = false;
+            counters.slowResponse();
+        } else if (writeTimedOut) {
+            writeTimedOut = false;
+            counters.timedOut();
+        }
     }
 
     @Override
@@ -326,22 +385,25 @@ final class BlockingLoop implements Wire, Runnable {
         try {
             while (total < count) {
                 writingSince = System.nanoTime();
-                long n = file.transferTo(position + total, count - total, ch);
+                long piece = slice == 0 ? count - total : Math.min(count - total, slice);
+                offered = piece;
+                long n = file.transferTo(position + total, piece, ch);
                 if (n > 0) {
                     total += n;
+                    sent += n;
                     continue;
                 }
                 ByteBuffer one = oneByte.clear();
                 if (file.read(one, position + total) <= 0) {
                     break; // the file is shorter than it was: the caller sees a short transfer
                 }
+                offered = 1;
                 ch.write(one.flip()); // parks (or blocks) until the socket takes it
                 total += 1;
+                sent += 1;
             }
         } catch (IOException e) {
-            if (writeTimedOut) {
-                counters.timedOut();
-            }
+            countWriteFailure();
             throw e;
         } finally {
             writingSince = 0;
@@ -422,6 +484,41 @@ final class BlockingLoop implements Wire, Runnable {
         long since = writingSince;
         if (since != 0 && now - since > timeoutNanos) {
             writeTimedOut = true;
+            closeChannel(); // the blocked write fails, and the connection's thread closes it
+        }
+    }
+
+    /**
+     * Feeds the response rate's meter with what the write calls have sent, plus the credit of the call
+     * in progress (as if it moved at the minimum rate since it began, up to what it offers; a credit
+     * the call does not earn holds the meter back until real bytes pass it), and closes the channel
+     * when the client is below the rate. The meter runs only while a write call is in progress.
+     * Watchdog thread.
+     */
+    void checkRate(long now) {
+        if (sendRate == null || closed) {
+            return;
+        }
+        long since = writingSince;
+        long moved = sent;
+        if (since != 0 && !rateStarted) {
+            // the first wait on this client: what it took before is not judged (as on the selector loops,
+            // where the meter starts when a write first leaves bytes behind)
+            rateStarted = true;
+            credited = moved;
+        }
+        if (since != 0) {
+            moved += Math.min(offered, (long) (ratePerNano * Math.max(0, now - since)));
+            sendRate.resume(now);
+        }
+        if (moved > credited) {
+            sendRate.add(moved - credited, now);
+            credited = moved;
+        }
+        if (since == 0) {
+            sendRate.pause(now);
+        } else if (sendRate.tooSlow(now)) {
+            writeTooSlow = true;
             closeChannel(); // the blocked write fails, and the connection's thread closes it
         }
     }

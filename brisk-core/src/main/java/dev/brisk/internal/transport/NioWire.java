@@ -13,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
  * A non-blocking socket on an {@link IoLoop}: the plain {@link Wire} of the NIO transport. Readiness
  * comes from the loop's selector; interest is the selection key's, changed only when it differs.
  * Deadlines need no bookkeeping here: the loop offers every connection a timer check each 100 ms.
+ * The response rate ({@code min-response-rate}) is measured here, on the socket: while write interest
+ * is on (the socket did not take everything), the bytes each write takes; the loop's scan asks
+ * {@link #sendTooSlow}.
  *
  * <p>Threads: the loop's, except {@link #execute}, {@link #inLoop} and {@link #remoteAddress}.
  */
@@ -25,11 +28,14 @@ final class NioWire implements Wire {
     private int interest = SelectionKey.OP_READ;
     private boolean closed;
     private volatile String remote;
+    /** Null when there is no minimum response rate. */
+    private final DataRate sendRate;
 
     NioWire(IoLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
         this.ch = ch;
         this.key = key;
+        this.sendRate = loop.responseRate == null ? null : loop.responseRate.meter();
     }
 
     @Override
@@ -39,7 +45,11 @@ final class NioWire implements Wire {
 
     @Override
     public long write(ByteBuffer[] srcs, int count) throws IOException {
-        return count == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, count);
+        long n = count == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, count);
+        if (sendRate != null && n > 0) {
+            sendRate.add(n, loop.clock());
+        }
+        return n;
     }
 
     @Override
@@ -54,7 +64,11 @@ final class NioWire implements Wire {
      */
     @Override
     public long transfer(FileChannel file, long position, long count) throws IOException {
-        return file.transferTo(position, count, ch);
+        long n = file.transferTo(position, count, ch);
+        if (sendRate != null && n > 0) {
+            sendRate.add(n, loop.clock());
+        }
+        return n;
     }
 
     @Override
@@ -64,7 +78,19 @@ final class NioWire implements Wire {
 
     @Override
     public void writeInterest(boolean on) {
+        if (sendRate != null) {
+            if (on) {
+                sendRate.resume(loop.clock()); // bytes wait for the client: its time counts
+            } else {
+                sendRate.pause(loop.clock());
+            }
+        }
         interest(on ? interest | SelectionKey.OP_WRITE : interest & ~SelectionKey.OP_WRITE);
+    }
+
+    /** Whether the client takes the bytes the socket holds for it below {@code min-response-rate}. */
+    boolean sendTooSlow(long now) {
+        return sendRate != null && sendRate.tooSlow(now);
     }
 
     private void interest(int ops) {

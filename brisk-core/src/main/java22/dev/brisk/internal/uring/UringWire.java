@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.DataRate;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Wire;
 import java.io.IOException;
@@ -27,6 +28,9 @@ import java.util.concurrent.CompletableFuture;
  * buffers go back to the loop when the last completion for them has come (the send buffer already
  * when its send is done: an idle connection holds only its receive buffer).
  * </ul>
+ * The response rate ({@code min-response-rate}) is measured here: while a send is in flight the client
+ * is waited on, and each completion tells how many bytes the socket took; the loop's scan asks
+ * {@link #sendTooSlow}.
  * <pre>
  *   OPEN --close()--&gt; CLOSING (cancel recv; wait for the send, at most the loop's close grace)
  *        --no op in flight--&gt; CLOSE SUBMITTED --its completion--&gt; RELEASED (slot and buffers free)
@@ -71,6 +75,8 @@ final class UringWire implements Wire {
     private boolean sendCancelled;
     private boolean closeSubmitted;
     private volatile String remote;
+    /** Null when there is no minimum response rate. */
+    private final DataRate sendRate;
 
     UringWire(UringLoop loop, int fd, int slot, int generation, byte[] peer) {
         this.loop = loop;
@@ -78,6 +84,7 @@ final class UringWire implements Wire {
         this.slot = slot;
         this.generation = generation;
         this.peer = peer;
+        this.sendRate = loop.responseRate == null ? null : loop.responseRate.meter();
     }
 
     private long userData(int op) {
@@ -157,11 +164,17 @@ final class UringWire implements Wire {
             writeError = Native.error("send", -res);
         } else {
             sendOff += res;
+            if (sendRate != null && res > 0) {
+                sendRate.add(res, loop.clock());
+            }
             if (sendOff < sendLen && !sendCancelled) {
                 submitSend();
                 return;
             }
             sendInFlight = false;
+        }
+        if (sendRate != null) {
+            sendRate.pause(loop.clock()); // nothing waits for the client any more
         }
         // an idle keep-alive connection holds no send buffer
         loop.release(null, null, sendBuf);
@@ -185,6 +198,14 @@ final class UringWire implements Wire {
         e.set(java.lang.foreign.ValueLayout.JAVA_INT, 24, sendLen - sendOff);
         e.set(java.lang.foreign.ValueLayout.JAVA_INT, 28, MSG_NOSIGNAL);
         sendInFlight = true;
+        if (sendRate != null) {
+            sendRate.resume(loop.clock());
+        }
+    }
+
+    /** Whether the client takes the bytes in flight for it below {@code min-response-rate}. */
+    boolean sendTooSlow(long now) {
+        return sendRate != null && sendInFlight && !closed && sendRate.tooSlow(now);
     }
 
     /** Runs what an interest change asked for, from the loop's ready queue. */
