@@ -23,8 +23,10 @@ final class Deadlines {
     private final long bodyReadNanos;
     private final long idleNanos;
     private final long queueNanos;
-    /** The body's rate, or null when {@code min-body-rate} is 0. */
-    private final DataRate bodyRate;
+    /** {@code min-body-rate}, or null when it is 0. */
+    private final DataRate.Limit bodyLimit;
+    /** The body's rate: made for the connection's first body (most connections never read one). */
+    private DataRate bodyRate;
     /** Whether a body is being read (its rate is measured): the wire's deadline may be the rate's next check. */
     private boolean readingBody;
     private long at;
@@ -37,8 +39,7 @@ final class Deadlines {
         this.bodyReadNanos = o.bodyReadTimeout().toNanos();
         this.idleNanos = o.idleTimeout().toNanos();
         this.queueNanos = o.requestQueueTimeout().toNanos();
-        DataRate.Limit limit = DataRate.Limit.of(o.minBodyRate(), o.rateGrace().toNanos(), o.rateWindow().toNanos());
-        this.bodyRate = limit == null ? null : limit.meter();
+        this.bodyLimit = DataRate.Limit.of(o.minBodyRate(), o.rateGrace().toNanos(), o.rateWindow().toNanos());
         set(wire.clock() + headerReadNanos); // a new connection owes its first head
     }
 
@@ -72,7 +73,10 @@ final class Deadlines {
     /** Reading a body begins: its rate is measured from now; its first bytes must come within the body-read timeout. */
     void bodyBegins() {
         long now = wire.clock();
-        if (bodyRate != null) {
+        if (bodyLimit != null) {
+            if (bodyRate == null) {
+                bodyRate = bodyLimit.meter();
+            }
             bodyRate.start(now);
         }
         setForBody(now, now + bodyReadNanos);

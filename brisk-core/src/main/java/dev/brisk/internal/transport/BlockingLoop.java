@@ -83,13 +83,13 @@ final class BlockingLoop implements Wire, Runnable {
     private volatile boolean writeTooSlow;
     /** 0, or {@link #WRITE_SLICE} when the response rate is measured. */
     private final int slice;
-    /** The response rate's meter, null when there is none. Watchdog thread only (see {@link #checkRate}). */
-    private final DataRate sendRate;
+    /** {@code min-response-rate}, or null. */
+    private final DataRate.Limit rateLimit;
+    /** The response rate's meter, made when the watchdog first sees a write in progress. Watchdog thread only. */
+    private DataRate sendRate;
     private final double ratePerNano;
     /** What the watchdog has told the meter so far: bytes sent plus the credit of a call in progress. */
     private long credited;
-    /** Whether the watchdog has started the meter (it first saw a write in progress). */
-    private boolean rateStarted;
     private volatile String remote;
     private int soTimeout = -1;
     /** The byte that waits for room in {@link #transfer}. */
@@ -108,7 +108,7 @@ final class BlockingLoop implements Wire, Runnable {
         this.counters = engine.host.newConnectionCounters();
         this.input = ch.socket().getInputStream();
         DataRate.Limit rate = engine.responseRate;
-        this.sendRate = rate == null ? null : rate.meter();
+        this.rateLimit = rate;
         this.ratePerNano = rate == null ? 0 : rate.bytesPerSecond() / 1e9;
         this.slice = rate == null ? 0 : WRITE_SLICE;
     }
@@ -496,16 +496,19 @@ final class BlockingLoop implements Wire, Runnable {
      * Watchdog thread.
      */
     void checkRate(long now) {
-        if (sendRate == null || closed) {
+        if (rateLimit == null || closed) {
             return;
         }
         long since = writingSince;
         long moved = sent;
-        if (since != 0 && !rateStarted) {
+        if (since != 0 && sendRate == null) {
             // the first wait on this client: what it took before is not judged (as on the selector loops,
             // where the meter starts when a write first leaves bytes behind)
-            rateStarted = true;
             credited = moved;
+            sendRate = rateLimit.meter();
+        }
+        if (sendRate == null) {
+            return; // no write seen in progress yet
         }
         if (since != 0) {
             moved += Math.min(offered, (long) (ratePerNano * Math.max(0, now - since)));

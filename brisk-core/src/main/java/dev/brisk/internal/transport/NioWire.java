@@ -28,14 +28,16 @@ final class NioWire implements Wire {
     private int interest = SelectionKey.OP_READ;
     private boolean closed;
     private volatile String remote;
-    /** Null when there is no minimum response rate. */
-    private final DataRate sendRate;
+    /** {@code min-response-rate}, or null. */
+    private final DataRate.Limit rateLimit;
+    /** The response rate: made when the socket first holds bytes back (most connections never wait). */
+    private DataRate sendRate;
 
     NioWire(IoLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
         this.ch = ch;
         this.key = key;
-        this.sendRate = loop.responseRate == null ? null : loop.responseRate.meter();
+        this.rateLimit = loop.responseRate;
     }
 
     @Override
@@ -78,6 +80,9 @@ final class NioWire implements Wire {
 
     @Override
     public void writeInterest(boolean on) {
+        if (on && sendRate == null && rateLimit != null) {
+            sendRate = rateLimit.meter(); // resumed below: it starts now
+        }
         if (sendRate != null) {
             if (on) {
                 sendRate.resume(loop.clock()); // bytes wait for the client: its time counts

@@ -30,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  * The response rate ({@code min-response-rate}) is measured here: while a send is in flight the client
  * is waited on, and each completion tells how many bytes the socket took; the loop's scan asks
- * {@link #sendTooSlow}.
+ * {@link #sendTooSlow}, and the first scan that finds a send in flight starts the meter.
  * <pre>
  *   OPEN --close()--&gt; CLOSING (cancel recv; wait for the send, at most the loop's close grace)
  *        --no op in flight--&gt; CLOSE SUBMITTED --its completion--&gt; RELEASED (slot and buffers free)
@@ -75,8 +75,10 @@ final class UringWire implements Wire {
     private boolean sendCancelled;
     private boolean closeSubmitted;
     private volatile String remote;
-    /** Null when there is no minimum response rate. */
-    private final DataRate sendRate;
+    /** {@code min-response-rate}, or null. */
+    private final DataRate.Limit rateLimit;
+    /** The response rate: made by the first scan that finds a send in flight (most sends finish at once). */
+    private DataRate sendRate;
 
     UringWire(UringLoop loop, int fd, int slot, int generation, byte[] peer) {
         this.loop = loop;
@@ -84,7 +86,7 @@ final class UringWire implements Wire {
         this.slot = slot;
         this.generation = generation;
         this.peer = peer;
-        this.sendRate = loop.responseRate == null ? null : loop.responseRate.meter();
+        this.rateLimit = loop.responseRate;
     }
 
     private long userData(int op) {
@@ -205,7 +207,15 @@ final class UringWire implements Wire {
 
     /** Whether the client takes the bytes in flight for it below {@code min-response-rate}. */
     boolean sendTooSlow(long now) {
-        return sendRate != null && sendInFlight && !closed && sendRate.tooSlow(now);
+        if (rateLimit == null || !sendInFlight || closed) {
+            return false;
+        }
+        if (sendRate == null) {
+            sendRate = rateLimit.meter();
+            sendRate.start(now); // a send has been in flight since at least the last scan
+            return false;
+        }
+        return sendRate.tooSlow(now);
     }
 
     /** Runs what an interest change asked for, from the loop's ready queue. */
