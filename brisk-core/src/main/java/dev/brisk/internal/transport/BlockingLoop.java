@@ -30,11 +30,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The response rate ({@code min-response-rate}) is measured by the engine's watchdog
  * ({@link #checkRate}), as a blocked write cannot measure itself: it reads what the write calls have
- * sent so far. A call is seen only when it returns (on a platform thread, a blocking socket returns
- * only when all is written), so while writing a large body each call offers at most
- * {@link #WRITE_SLICE} bytes, and the bytes of the call in progress are credited as if moving at the
- * minimum rate, up to what it offered: a client at the rate or above is never cut for the bytes it
- * has not been seen to take yet; one that stalls is cut once its credit is spent and a window has passed.
+ * sent while the client was waited on (a call after one that found the socket full, or one that
+ * blocked: what a socket takes at once is not the client's doing, as on the selector loops). On a virtual thread a
+ * write call returns as soon as the socket takes some bytes (the JDK parks it on a non-blocking
+ * socket), so progress is seen as it comes; calls offer at most 64 KiB, so that one that blocked
+ * counts little that the socket took at once. On a platform thread a blocking socket returns only when
+ * all is written, so a large body goes out in slices (a quarter of what the rate asks per window, 2 to
+ * 64 KiB), and the call in progress is credited as if moving at the minimum rate, up to its slice: a
+ * client at the rate or above is never cut for bytes it has not been seen to take yet; one that stalls
+ * is cut once that credit is spent (a slice at the rate: 8.5 s at the defaults).
  *
  * <p>Threads: {@link #run} on the connection's thread; {@link #execute}, {@link #drain},
  * {@link #checkWrite}, {@link #checkRate} and {@link #forceClose} from any thread (the watchdog's).
@@ -48,8 +52,11 @@ final class BlockingLoop implements Wire, Runnable {
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
     /** The least time a drain leaves an idle read before ending it (see {@link #drain}). */
     private static final long DRAIN_SLACK_MILLIS = 50;
-    /** With a minimum response rate, the most one write call offers (see the class). */
-    static final int WRITE_SLICE = 64 * 1024;
+    /** On a platform thread, with a minimum response rate: the least and most one write call offers (see the class). */
+    static final int MIN_SLICE = 2 * 1024;
+    static final int MAX_SLICE = 64 * 1024;
+    /** A write call that took this long waited for the client (copying into a socket buffer takes far less). */
+    static final long BLOCKED_NANOS = 20 * MILLI;
 
     private final BlockingEngine engine;
     private final SocketChannel ch;
@@ -75,13 +82,20 @@ final class BlockingLoop implements Wire, Runnable {
     /** When the write in progress last made progress (0: not writing); the engine's watchdog reads it. */
     private volatile long writingSince;
     private volatile boolean writeTimedOut;
-    /** Response bytes the socket has taken; written by this connection's thread, read by the watchdog. */
+    /**
+     * Response bytes the socket has taken while the client was waited on: by a write call after one that
+     * wrote less than it offered (the socket was full), or by one that blocked ({@link #BLOCKED_NANOS}).
+     * What a socket takes at once is not the client's doing (as on the selector loops, where the meter
+     * starts when a write leaves bytes behind). Written by this connection's thread, read by the watchdog.
+     */
     private volatile long sent;
+    /** The write call in progress follows one that wrote less than it offered: the client is waited on. */
+    private volatile boolean waiting;
     /** What the write call in progress offers (see {@link #writingSince}). */
     private volatile long offered;
     /** The watchdog found the client below {@code min-response-rate} and closed the channel. */
     private volatile boolean writeTooSlow;
-    /** 0, or {@link #WRITE_SLICE} when the response rate is measured. */
+    /** The most one write call offers: 0 (no limit) unless the response rate is measured. */
     private final int slice;
     /** {@code min-response-rate}, or null. */
     private final DataRate.Limit rateLimit;
@@ -109,8 +123,12 @@ final class BlockingLoop implements Wire, Runnable {
         this.input = ch.socket().getInputStream();
         DataRate.Limit rate = engine.responseRate;
         this.rateLimit = rate;
-        this.ratePerNano = rate == null ? 0 : rate.bytesPerSecond() / 1e9;
-        this.slice = rate == null ? 0 : WRITE_SLICE;
+        boolean platform = engine.options.threads() == dev.brisk.ThreadMode.PLATFORM;
+        // a virtual thread's write calls show their progress: no credit, and slices only so that a call
+        // that blocked counts few bytes the socket took at once
+        this.ratePerNano = rate == null || !platform ? 0 : rate.bytesPerSecond() / 1e9;
+        this.slice = rate == null ? 0 : !platform ? MAX_SLICE
+                : (int) Math.max(MIN_SLICE, Math.min(MAX_SLICE, rate.bytesPerSecond() * (rate.windowNanos() / 1e9) / 4));
     }
 
     @Override
@@ -322,18 +340,25 @@ final class BlockingLoop implements Wire, Runnable {
     @Override
     public long write(ByteBuffer[] srcs, int n) throws IOException {
         long total = 0;
+        boolean full = false;
         try {
             do {
-                writingSince = System.nanoTime();
+                long start = System.nanoTime();
+                writingSince = start;
+                waiting = full; // the last call did not write all it offered: the socket waits on the client
                 long k = writeSome(srcs, n);
                 total += k;
-                sent += k; // only this thread writes it
+                if (full || System.nanoTime() - start >= BLOCKED_NANOS) {
+                    sent += k; // only this thread writes it
+                }
+                full = k < offered;
             } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
         } catch (IOException e) {
             countWriteFailure();
             throw e;
         } finally {
             writingSince = 0;
+            waiting = false;
         }
         return total;
     }
@@ -382,17 +407,25 @@ final class BlockingLoop implements Wire, Runnable {
     @Override
     public long transfer(FileChannel file, long position, long count) throws IOException {
         long total = 0;
+        boolean full = false;
         try {
             while (total < count) {
-                writingSince = System.nanoTime();
+                long start = System.nanoTime();
+                writingSince = start;
+                waiting = full;
                 long piece = slice == 0 ? count - total : Math.min(count - total, slice);
                 offered = piece;
                 long n = file.transferTo(position + total, piece, ch);
                 if (n > 0) {
                     total += n;
-                    sent += n;
+                    if (full || System.nanoTime() - start >= BLOCKED_NANOS) {
+                        sent += n;
+                    }
+                    full = n < piece;
                     continue;
                 }
+                full = true;
+                waiting = true; // the socket is full
                 ByteBuffer one = oneByte.clear();
                 if (file.read(one, position + total) <= 0) {
                     break; // the file is shorter than it was: the caller sees a short transfer
@@ -407,6 +440,7 @@ final class BlockingLoop implements Wire, Runnable {
             throw e;
         } finally {
             writingSince = 0;
+            waiting = false;
         }
         return total;
     }
@@ -489,10 +523,12 @@ final class BlockingLoop implements Wire, Runnable {
     }
 
     /**
-     * Feeds the response rate's meter with what the write calls have sent, plus the credit of the call
-     * in progress (as if it moved at the minimum rate since it began, up to what it offers; a credit
-     * the call does not earn holds the meter back until real bytes pass it), and closes the channel
-     * when the client is below the rate. The meter runs only while a write call is in progress.
+     * Feeds the response rate's meter with what the write calls have sent, plus, on a platform thread,
+     * the credit of the call in progress (as if it moved at the minimum rate since it began, up to what
+     * it offers; a credit the call does not earn holds the meter back until real bytes pass it), and closes the channel
+     * when the client is below the rate. The meter runs only while the client is waited on: a write
+     * call after one that found the socket full, or one that has blocked, is in progress (as on the
+     * selector loops, where it starts when a write leaves bytes behind).
      * Watchdog thread.
      */
     void checkRate(long now) {
@@ -500,17 +536,16 @@ final class BlockingLoop implements Wire, Runnable {
             return;
         }
         long since = writingSince;
+        boolean waited = since != 0 && (waiting || now - since >= BLOCKED_NANOS);
         long moved = sent;
-        if (since != 0 && sendRate == null) {
-            // the first wait on this client: what it took before is not judged (as on the selector loops,
-            // where the meter starts when a write first leaves bytes behind)
-            credited = moved;
+        if (waited && sendRate == null) {
+            credited = moved; // the first wait on this client: what it took before is not judged
             sendRate = rateLimit.meter();
         }
         if (sendRate == null) {
-            return; // no write seen in progress yet
+            return; // never waited on yet
         }
-        if (since != 0) {
+        if (waited) {
             moved += Math.min(offered, (long) (ratePerNano * Math.max(0, now - since)));
             sendRate.resume(now);
         }
@@ -518,7 +553,7 @@ final class BlockingLoop implements Wire, Runnable {
             sendRate.add(moved - credited, now);
             credited = moved;
         }
-        if (since == 0) {
+        if (!waited) {
             sendRate.pause(now);
         } else if (sendRate.tooSlow(now)) {
             writeTooSlow = true;
