@@ -31,10 +31,10 @@ import java.util.concurrent.TimeUnit;
  * <p>The response rate ({@code min-response-rate}) is measured by the engine's watchdog
  * ({@link #checkRate}), as a blocked write cannot measure itself: it reads what the write calls have
  * sent while the client was waited on (a call after one that found the socket full, or one that
- * blocked: what a socket takes at once is not the client's doing, as on the selector loops). On a virtual thread a
- * write call returns as soon as the socket takes some bytes (the JDK parks it on a non-blocking
- * socket), so progress is seen as it comes; calls offer at most 64 KiB, so that one that blocked
- * counts little that the socket took at once. On a platform thread a blocking socket returns only when
+ * blocked: what a socket takes at once is not the client's doing, as on the selector loops). On a
+ * virtual thread a write call returns as soon as the socket takes some bytes (the JDK parks it on a
+ * non-blocking socket), so progress is seen as it comes; calls offer at most 64 KiB, so that one that
+ * blocked counts little that the socket took at once. On a platform thread a blocking socket returns only when
  * all is written, so a large body goes out in slices (a quarter of what the rate asks per window, 2 to
  * 64 KiB), and the call in progress is credited as if moving at the minimum rate, up to its slice: a
  * client at the rate or above is never cut for bytes it has not been seen to take yet; one that stalls
@@ -52,8 +52,9 @@ final class BlockingLoop implements Wire, Runnable {
     private static final long PROBE_EVERY_NANOS = 250 * MILLI;
     /** The least time a drain leaves an idle read before ending it (see {@link #drain}). */
     private static final long DRAIN_SLACK_MILLIS = 50;
-    /** On a platform thread, with a minimum response rate: the least and most one write call offers (see the class). */
+    /** With a minimum response rate, the least one write call offers on a platform thread (see the class). */
     static final int MIN_SLICE = 2 * 1024;
+    /** With a minimum response rate, the most one write call offers. */
     static final int MAX_SLICE = 64 * 1024;
     /** A write call that took this long waited for the client (copying into a socket buffer takes far less). */
     static final long BLOCKED_NANOS = 20 * MILLI;
@@ -99,7 +100,7 @@ final class BlockingLoop implements Wire, Runnable {
     private final int slice;
     /** {@code min-response-rate}, or null. */
     private final DataRate.Limit rateLimit;
-    /** The response rate's meter, made when the watchdog first sees a write in progress. Watchdog thread only. */
+    /** The response rate's meter, made when the watchdog first finds the client waited on. Watchdog thread only. */
     private DataRate sendRate;
     private final double ratePerNano;
     /** What the watchdog has told the meter so far: bytes sent plus the credit of a call in progress. */
@@ -525,8 +526,8 @@ final class BlockingLoop implements Wire, Runnable {
     /**
      * Feeds the response rate's meter with what the write calls have sent, plus, on a platform thread,
      * the credit of the call in progress (as if it moved at the minimum rate since it began, up to what
-     * it offers; a credit the call does not earn holds the meter back until real bytes pass it), and closes the channel
-     * when the client is below the rate. The meter runs only while the client is waited on: a write
+     * it offers; a credit the call does not earn holds the meter back until real bytes pass it), and
+     * closes the channel when the client is below the rate. The meter runs only while the client is waited on: a write
      * call after one that found the socket full, or one that has blocked, is in progress (as on the
      * selector loops, where it starts when a write leaves bytes behind).
      * Watchdog thread.
