@@ -34,11 +34,14 @@ import java.util.concurrent.TimeUnit;
  * blocked: what a socket takes at once is not the client's doing, as on the selector loops). On a
  * virtual thread a write call returns as soon as the socket takes some bytes (the JDK parks it on a
  * non-blocking socket), so progress is seen as it comes; calls offer at most 64 KiB, so that one that
- * blocked counts little that the socket took at once. On a platform thread a blocking socket returns only when
- * all is written, so a large body goes out in slices (a quarter of what the rate asks per window, 2 to
- * 64 KiB), and the call in progress is credited as if moving at the minimum rate, up to its slice: a
- * client at the rate or above is never cut for bytes it has not been seen to take yet; one that stalls
- * is cut once that credit is spent (a slice at the rate: 8.5 s at the defaults).
+ * blocked counts little that the socket took at once. On a platform thread a blocking socket returns
+ * only when all is written, so once a call of a write has blocked, the rest goes out in smaller slices (a
+ * quarter of what the rate asks per window, 2 to 64 KiB), and the call in progress is credited as if
+ * moving at the minimum rate, up to its slice: a client at the rate or above is never cut for bytes it
+ * has not been seen to take yet; one that stalls is cut once that credit is spent (a slice at the rate:
+ * 8.5 s at the defaults). Until a call has blocked, calls offer 16 KiB: a stall within such a call is
+ * credited up to 16 KiB at the rate (68 s at the defaults), so there {@code write-timeout} (30 s, from
+ * the call's start) comes first.
  *
  * <p>Threads: {@link #run} on the connection's thread; {@link #execute}, {@link #drain},
  * {@link #checkWrite}, {@link #checkRate} and {@link #forceClose} from any thread (the watchdog's).
@@ -56,6 +59,8 @@ final class BlockingLoop implements Wire, Runnable {
     static final int MIN_SLICE = 2 * 1024;
     /** With a minimum response rate, the most one write call offers. */
     static final int MAX_SLICE = 64 * 1024;
+    /** With a minimum response rate, the most one write call offers on a platform thread until one has blocked. */
+    static final int PLATFORM_SLICE = 16 * 1024;
     /** A write call that took this long waited for the client (copying into a socket buffer takes far less). */
     static final long BLOCKED_NANOS = 20 * MILLI;
 
@@ -98,6 +103,8 @@ final class BlockingLoop implements Wire, Runnable {
     private volatile boolean writeTooSlow;
     /** The most one write call offers: 0 (no limit) unless the response rate is measured. */
     private final int slice;
+    /** The most once a call of the same write has blocked: {@link #slice}, or less on a platform thread. */
+    private final int slowSlice;
     /** {@code min-response-rate}, or null. */
     private final DataRate.Limit rateLimit;
     /** The response rate's meter, made when the watchdog first finds the client waited on. Watchdog thread only. */
@@ -128,7 +135,8 @@ final class BlockingLoop implements Wire, Runnable {
         // a virtual thread's write calls show their progress: no credit, and slices only so that a call
         // that blocked counts few bytes the socket took at once
         this.ratePerNano = rate == null || !platform ? 0 : rate.bytesPerSecond() / 1e9;
-        this.slice = rate == null ? 0 : !platform ? MAX_SLICE
+        this.slice = rate == null ? 0 : platform ? PLATFORM_SLICE : MAX_SLICE;
+        this.slowSlice = rate == null ? 0 : !platform ? MAX_SLICE
                 : (int) Math.max(MIN_SLICE, Math.min(MAX_SLICE, rate.bytesPerSecond() * (rate.windowNanos() / 1e9) / 4));
     }
 
@@ -342,17 +350,22 @@ final class BlockingLoop implements Wire, Runnable {
     public long write(ByteBuffer[] srcs, int n) throws IOException {
         long total = 0;
         boolean full = false;
+        int most = slice;
         try {
             do {
                 long start = System.nanoTime();
                 writingSince = start;
                 waiting = full; // the last call did not write all it offered: the socket waits on the client
-                long k = writeSome(srcs, n);
+                long k = writeSome(srcs, n, most);
                 total += k;
-                if (full || System.nanoTime() - start >= BLOCKED_NANOS) {
+                boolean blocked = System.nanoTime() - start >= BLOCKED_NANOS;
+                if (full || blocked) {
                     sent += k; // only this thread writes it
                 }
                 full = k < offered;
+                if (blocked) {
+                    most = slowSlice; // the client is the bottleneck: smaller calls show its progress
+                }
             } while (srcs[0].hasRemaining() || (n == 2 && srcs[1].hasRemaining()));
         } catch (IOException e) {
             countWriteFailure();
@@ -364,8 +377,8 @@ final class BlockingLoop implements Wire, Runnable {
         return total;
     }
 
-    /** One write call: everything at once, or, past {@link #slice} bytes, at most a slice of one buffer. */
-    private long writeSome(ByteBuffer[] srcs, int n) throws IOException {
+    /** One write call: everything at once, or, past {@code slice} bytes, at most a slice of one buffer. */
+    private long writeSome(ByteBuffer[] srcs, int n, int slice) throws IOException {
         long remaining = srcs[0].remaining() + (n == 2 ? srcs[1].remaining() : 0);
         if (slice == 0 || remaining <= slice) {
             offered = remaining;
@@ -409,20 +422,25 @@ final class BlockingLoop implements Wire, Runnable {
     public long transfer(FileChannel file, long position, long count) throws IOException {
         long total = 0;
         boolean full = false;
+        int most = slice;
         try {
             while (total < count) {
                 long start = System.nanoTime();
                 writingSince = start;
                 waiting = full;
-                long piece = slice == 0 ? count - total : Math.min(count - total, slice);
+                long piece = most == 0 ? count - total : Math.min(count - total, most);
                 offered = piece;
                 long n = file.transferTo(position + total, piece, ch);
                 if (n > 0) {
                     total += n;
-                    if (full || System.nanoTime() - start >= BLOCKED_NANOS) {
+                    boolean blocked = System.nanoTime() - start >= BLOCKED_NANOS;
+                    if (full || blocked) {
                         sent += n;
                     }
                     full = n < piece;
+                    if (blocked) {
+                        most = slowSlice;
+                    }
                     continue;
                 }
                 full = true;
