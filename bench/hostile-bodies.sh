@@ -6,13 +6,16 @@
 # Called by ./brisk bench --hostile-bodies (which sets JAVA and builds first); see README "Request bodies".
 #
 # Usage: ./brisk bench --hostile-bodies [--io nio|blocking] [--heap SIZE] [--spool]
-#                                       [--big N] [--mid N] [--slow N]
+#                                       [--big N] [--mid N] [--slow N] [--slow-rate B/s] [--min-body-rate B/s]
 #   --io      the engine (default nio; blocking runs a virtual thread per connection)
 #   --heap    the server's -Xmx (default 256m); body-memory-budget is its default, a quarter of it
 #   --spool   keep spooling on (bodies over 1 MiB go to temporary files); by default it is off, so
 #             every body is held in memory and only the memory budget stands between them and the heap
 #   --big N   uploads of 10 MiB (default 60), --mid N of 1 MiB (default 200), --slow N of 32 KiB sent at
 #             4 KiB/s (default 1000); all to POST /upload (16 MiB at most), all at once
+#   --slow-rate B/s  the slow uploads' pace (default 4096: above the server's min-body-rate; below it,
+#             e.g. 100, they are answered 408 at the end of rate-grace)
+#   --min-body-rate B/s  the server's min-body-rate (default: its own default, 240; 0: none)
 # Output: bench/results/hostile-bodies-<timestamp>/ (summary.txt, client.txt, metrics.txt, heap.txt, server.log).
 set -euo pipefail
 
@@ -27,6 +30,8 @@ SPOOL=0
 BIG=60
 MID=200
 SLOW=1000
+SLOW_RATE=4096
+MIN_BODY_RATE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --io) need_value "$@"; IO="$2"; shift ;;
@@ -35,6 +40,8 @@ while [ $# -gt 0 ]; do
     --big) need_value "$@"; BIG="$2"; shift ;;
     --mid) need_value "$@"; MID="$2"; shift ;;
     --slow) need_value "$@"; SLOW="$2"; shift ;;
+    --slow-rate) need_value "$@"; SLOW_RATE="$2"; shift ;;
+    --min-body-rate) need_value "$@"; MIN_BODY_RATE="$2"; shift ;;
     -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bench_usage_error "unknown option $1" ;;
   esac
@@ -54,12 +61,14 @@ OUT="bench/results/hostile-bodies-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
 PORT=18082
 METRICS_PORT=19092
-{ describe_machine; echo "server: -Xmx$HEAP io=$IO spool=$([ "$SPOOL" = 1 ] && echo on || echo off)"; } > "$OUT/environment.txt"
+{ describe_machine; echo "server: -Xmx$HEAP io=$IO spool=$([ "$SPOOL" = 1 ] && echo on || echo off) min-body-rate=${MIN_BODY_RATE:-default}"
+  echo "client: slow uploads at $SLOW_RATE B/s"; } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
 
-SPOOL_SETTING=(BRISK_BODY_SPOOL_DISK=0)
-[ "$SPOOL" = 1 ] && SPOOL_SETTING=()
-env BRISK_PORT=$PORT BRISK_METRICS_PORT=$METRICS_PORT BRISK_IO="$IO" "${SPOOL_SETTING[@]}" \
+SERVER_ENV=(BRISK_BODY_SPOOL_DISK=0)
+[ "$SPOOL" = 1 ] && SERVER_ENV=()
+[ -n "$MIN_BODY_RATE" ] && SERVER_ENV+=(BRISK_MIN_BODY_RATE="$MIN_BODY_RATE")
+env BRISK_PORT=$PORT BRISK_METRICS_PORT=$METRICS_PORT BRISK_IO="$IO" "${SERVER_ENV[@]}" \
   "${PIN_SERVER[@]}" "$JAVA" -Xmx"$HEAP" -XX:+UseG1GC -cp "$EX_CP" dev.brisk.examples.ExampleApp \
   > "$OUT/server.log" 2>&1 &
 SERVER_PID=$!
@@ -71,7 +80,7 @@ for _ in $(seq 1 200); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/hello"; 
 curl -fs -o /dev/null --data-binary @README.md "http://127.0.0.1:$PORT/upload"
 
 "${PIN_CLIENT[@]}" "$JAVA" -Xmx512m bench/hostile/HostileBodies.java "$PORT" --big "$BIG" --mid "$MID" \
-  --slow "$SLOW" | tee "$OUT/client.txt" || true
+  --slow "$SLOW" --slow-rate "$SLOW_RATE" | tee "$OUT/client.txt" || true
 
 # what the server holds once the load is over (the last slow uploads may still be finishing: wait a little)
 for _ in $(seq 1 50); do
@@ -79,7 +88,7 @@ for _ in $(seq 1 50); do
   [ "${reserved%.*}" = 0 ] && break
   sleep 0.1
 done
-curl -fs --max-time 5 "http://127.0.0.1:$METRICS_PORT/metrics" | grep -E '^brisk_(body|requests_shed|requests_total)' > "$OUT/metrics.txt" || true
+curl -fs --max-time 5 "http://127.0.0.1:$METRICS_PORT/metrics" | grep -E '^brisk_(body|requests_shed|requests_total|connections_too_slow)' > "$OUT/metrics.txt" || true
 { echo "## after the load"; timeout 30 "$JCMD" "$SERVER_PID" GC.heap_info; timeout 30 "$JCMD" "$SERVER_PID" GC.run >/dev/null;
   echo "## after a full GC"; timeout 30 "$JCMD" "$SERVER_PID" GC.heap_info; } > "$OUT/heap.txt" 2>&1 || true
 ALIVE=no; kill -0 "$SERVER_PID" 2>/dev/null && ALIVE=yes
@@ -102,6 +111,7 @@ heap_used() {
   grep '^uploads' "$OUT/client.txt" || true
   grep '^load:' "$OUT/client.txt" || true
   echo "request-body memory reserved after the load: $(awk '/^brisk_body_memory_reserved/ {print $2}' "$OUT/metrics.txt" || true) bytes"
+  echo "cut below a minimum data rate: $(grep '^brisk_connections_too_slow_total' "$OUT/metrics.txt" | sed 's/.*direction="\([^"]*\)".* \(.*\)/\1=\2/' | tr '\n' ' ')"
   echo "shed: $(grep '^brisk_requests_shed_total' "$OUT/metrics.txt" | sed 's/.*reason="\([^"]*\)".* \(.*\)/\1=\2/' | tr '\n' ' ')"
   echo "heap used after the load: $(heap_used 'after the load') (of -Xmx$HEAP)"
   echo "heap used after a full GC: $(heap_used 'after a full GC')"

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * The load of bench/hostile-bodies.sh, run by the JDK's source launcher ({@code java HostileBodies.java}):
  * at once, large uploads (default 60 x 10 MiB), medium ones (200 x 1 MiB) and slow ones (1,000 x
  * 32 KiB trickled at 4 KiB/s), all POSTed whole to {@code /upload} on 127.0.0.1, while one keep-alive
- * connection asks {@code GET /hello} every 10 ms and times it. Prints the statuses per group and the
- * /hello latencies. Every socket read is bounded (60 s) and the whole run too.
+ * connection asks {@code GET /hello} every 10 ms and times it. Prints the statuses per group, how long
+ * each group's uploads took to be answered (p50, max), and the /hello latencies. Every socket read is bounded (60 s) and the whole run too.
  *
  * <p>Usage: {@code java HostileBodies.java PORT [--big N] [--big-size BYTES] [--mid N] [--mid-size BYTES]
  * [--slow N] [--slow-size BYTES] [--slow-rate BYTES_PER_S] [--path /upload]}
@@ -56,6 +56,7 @@ public final class HostileBodies {
         Arrays.fill(payload, (byte) 'x');
 
         Map<String, Map<String, LongAdder>> statuses = new ConcurrentHashMap<>();
+        Map<String, List<Long>> answerMillis = new ConcurrentHashMap<>();
         List<Long> helloNanos = new ArrayList<>();
         AtomicBoolean loading = new AtomicBoolean(true);
         Thread prober = Thread.ofPlatform().name("hello-prober").start(() -> probe(port, loading, helloNanos));
@@ -68,9 +69,14 @@ public final class HostileBodies {
             for (int i = 0; i < g.count(); i++) {
                 Thread.ofVirtual().start(() -> {
                     try {
+                        long t0 = System.nanoTime();
                         String status = upload(port, path, payload, g);
                         statuses.computeIfAbsent(g.name(), k -> new ConcurrentHashMap<>())
                                 .computeIfAbsent(status, k -> new LongAdder()).increment();
+                        List<Long> ms = answerMillis.computeIfAbsent(g.name(), k -> new ArrayList<>());
+                        synchronized (ms) {
+                            ms.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                        }
                     } finally {
                         done.countDown();
                     }
@@ -89,6 +95,13 @@ public final class HostileBodies {
             Map<String, LongAdder> s = new TreeMap<>(statuses.getOrDefault(g.name(), Map.of()));
             StringBuilder line = new StringBuilder();
             s.forEach((k, v) -> line.append(' ').append(k).append('=').append(v.sum()));
+            List<Long> ms = answerMillis.getOrDefault(g.name(), List.of());
+            synchronized (ms) {
+                long[] m = ms.stream().mapToLong(Long::longValue).sorted().toArray();
+                if (m.length > 0) {
+                    line.append(String.format(" (answered in p50 %d ms, max %d ms)", m[m.length / 2], m[m.length - 1]));
+                }
+            }
             System.out.printf("uploads %-4s %5d x %8d B:%s%n", g.name(), g.count(), g.size(), line);
         }
         long[] sorted;

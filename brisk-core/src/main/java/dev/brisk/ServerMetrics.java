@@ -30,6 +30,26 @@ public interface ServerMetrics {
     /** {@return connections closed because a timeout expired (header, body, idle, write)} */
     long connectionsTimedOut();
 
+    /**
+     * Requests whose body arrived below the option {@code min-body-rate}: answered {@code 408} and
+     * closed (not counted in {@link #connectionsTimedOut()}).
+     *
+     * @return such requests since start; 0 for an implementation that does not track it
+     */
+    default long slowRequestBodies() {
+        return 0;
+    }
+
+    /**
+     * Connections closed because their client took response bytes below the option
+     * {@code min-response-rate} (not counted in {@link #connectionsTimedOut()}).
+     *
+     * @return such connections since start; 0 for an implementation that does not track it
+     */
+    default long slowResponses() {
+        return 0;
+    }
+
     /** {@return responses sent, of every status (fast-static and refusals included)} */
     long requests();
 

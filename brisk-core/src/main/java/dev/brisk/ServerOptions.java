@@ -60,6 +60,13 @@ import java.time.Duration;
  * <tr><td>body-read-timeout</td><td>30 s</td><td>longest wait for more body bytes</td></tr>
  * <tr><td>idle-timeout</td><td>60 s</td><td>keep-alive wait for the next request</td></tr>
  * <tr><td>write-timeout</td><td>30 s</td><td>longest wait for a slow reader to take more response bytes</td></tr>
+ * <tr><td>min-body-rate</td><td>240 B/s</td><td>least average rate a request body arrives at, over
+ *     {@code rate-window} once {@code rate-grace} has passed (408 and closed below; 0: no minimum)</td></tr>
+ * <tr><td>min-response-rate</td><td>240 B/s</td><td>least average rate a client takes response bytes the
+ *     socket holds for it, over {@code rate-window} once {@code rate-grace} has passed (closed below; 0: no
+ *     minimum)</td></tr>
+ * <tr><td>rate-grace</td><td>5 s</td><td>time waited on a client before its data rate is first judged</td></tr>
+ * <tr><td>rate-window</td><td>10 s</td><td>the time a data rate is averaged over</td></tr>
  * <tr><td>max-requests-per-connection</td><td>0 (unlimited)</td><td>close a connection after this many</td></tr>
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
  * <tr><td>max-open-files</td><td>1024</td><td>files held open for responses at once, by all static mounts (503 beyond)</td></tr>
@@ -140,6 +147,12 @@ import java.time.Duration;
  * @param bodySpoolDisk disk all spooled bodies may take together; 0: never spool
  * @param bodySpoolDir where spooled bodies are written (empty: java.io.tmpdir)
  * @param forms the limits on request forms (options {@code form-*})
+ * @param minBodyRate least average rate, in bytes per second, a request body arrives at once
+ *     {@code rateGrace} has passed, over {@code rateWindow}; 0: no minimum
+ * @param minResponseRate least average rate, in bytes per second, a client takes the response bytes the
+ *     socket holds for it once {@code rateGrace} has passed, over {@code rateWindow}; 0: no minimum
+ * @param rateGrace time waited on a client before its data rate is first judged
+ * @param rateWindow the time a data rate is averaged over
  */
 public record ServerOptions(
         String host,
@@ -182,7 +195,11 @@ public record ServerOptions(
         long bodySpoolThreshold,
         long bodySpoolDisk,
         String bodySpoolDir,
-        FormOptions forms) {
+        FormOptions forms,
+        long minBodyRate,
+        long minResponseRate,
+        Duration rateGrace,
+        Duration rateWindow) {
 
     /** Default of the option {@code port}. */
     public static final int DEFAULT_PORT = 8080;
@@ -230,6 +247,12 @@ public record ServerOptions(
     public static final long DEFAULT_BODY_SPOOL_THRESHOLD = 1024L * 1024;
     /** Default of the option {@code body-spool-disk}. */
     public static final long DEFAULT_BODY_SPOOL_DISK = 1024L * 1024 * 1024;
+    /** Default of the options {@code min-body-rate} and {@code min-response-rate}, bytes per second (Kestrel's). */
+    public static final long DEFAULT_MIN_DATA_RATE = 240;
+    /** Default of the option {@code rate-grace} (Kestrel's). */
+    public static final Duration DEFAULT_RATE_GRACE = Duration.ofSeconds(5);
+    /** Default of the option {@code rate-window}. */
+    public static final Duration DEFAULT_RATE_WINDOW = Duration.ofSeconds(10);
 
     /**
      * Default of the option {@code body-memory-budget}: a quarter of the heap this JVM may grow to
@@ -318,6 +341,12 @@ public record ServerOptions(
         if (forms == null) {
             throw new IllegalArgumentException("forms must not be null: FormOptions.DEFAULTS");
         }
+        requireRange("min-body-rate", minBodyRate, 0, 1L << 40);
+        requireRange("min-response-rate", minResponseRate, 0, 1L << 40);
+        if (rateGrace == null || rateGrace.isNegative()) {
+            throw new IllegalArgumentException("rate-grace must be >= 0");
+        }
+        requirePositive("rate-window", rateWindow);
     }
 
     private static void requireRange(String name, long v, long min, long max) {
@@ -410,6 +439,10 @@ public record ServerOptions(
         private long formMaxSize = FormOptions.DEFAULT_MAX_SIZE;
         private int formMaxPartHeaderSize = FormOptions.DEFAULT_MAX_PART_HEADER_SIZE;
         private long formSpoolThreshold = FormOptions.DEFAULT_SPOOL_THRESHOLD;
+        private long minBodyRate = DEFAULT_MIN_DATA_RATE;
+        private long minResponseRate = DEFAULT_MIN_DATA_RATE;
+        private Duration rateGrace = DEFAULT_RATE_GRACE;
+        private Duration rateWindow = DEFAULT_RATE_WINDOW;
 
         private Builder() {
         }
@@ -934,6 +967,37 @@ public record ServerOptions(
             formSpoolThreshold = f.spoolThreshold();
             return this;
         }
+        /**
+         * Least average rate a request body arrives at, over {@code rate-window} once {@code rate-grace}
+         * has passed; below it the request gets 408 and the connection closes (option
+         * {@code min-body-rate}, default 240 B/s; 0: no minimum). Time a streamed body waits for its
+         * handler to read does not count.
+         * @param v bytes per second; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder minBodyRate(long v) { minBodyRate = v; return this; }
+        /**
+         * Least average rate a client takes the response bytes the socket holds for it, over
+         * {@code rate-window} once {@code rate-grace} has passed; below it the connection closes (option
+         * {@code min-response-rate}, default 240 B/s; 0: no minimum). Time with nothing left to write
+         * does not count.
+         * @param v bytes per second; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder minResponseRate(long v) { minResponseRate = v; return this; }
+        /**
+         * Time waited on a client before its data rate is first judged (option {@code rate-grace}, default 5 s).
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder rateGrace(Duration v) { rateGrace = v; return this; }
+        /**
+         * The time a data rate is averaged over (option {@code rate-window}, default 10 s): a client that
+         * moves nothing for this long, once past the grace, is cut.
+         * @param v the value; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder rateWindow(Duration v) { rateWindow = v; return this; }
 
         /**
          * Overlays every option that {@code source} supplies on the values set so far.
@@ -1021,6 +1085,10 @@ public record ServerOptions(
             formMaxPartHeaderSize = (int) Math.min(Integer.MAX_VALUE,
                     source.size("form-max-part-header-size", formMaxPartHeaderSize));
             formSpoolThreshold = source.size("form-spool-threshold", formSpoolThreshold);
+            minBodyRate = source.size("min-body-rate", minBodyRate);
+            minResponseRate = source.size("min-response-rate", minResponseRate);
+            rateGrace = source.duration("rate-grace", rateGrace);
+            rateWindow = source.duration("rate-window", rateWindow);
         }
 
         /**
@@ -1045,7 +1113,7 @@ public record ServerOptions(
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout, bodyMemoryBudget, bodySpoolThreshold,
                     bodySpoolDisk, bodySpoolDir, new FormOptions(formMaxParts, formMaxPartSize, formMaxSize,
-                            formMaxPartHeaderSize, formSpoolThreshold));
+                            formMaxPartHeaderSize, formSpoolThreshold), minBodyRate, minResponseRate, rateGrace, rateWindow);
         }
     }
 }

@@ -51,6 +51,10 @@ class ServerOptionsTest {
         assertThat(o.http2()).isEqualTo(new Http2Options(true, true, 100, 1 << 20, 16_384, 32 * 1024));
         assertThat(o.http2().priorKnowledge()).isTrue();
         assertThat(ServerOptions.builder().http2(false).build().http2().priorKnowledge()).as("h2c needs http2").isFalse();
+        assertThat(o.minBodyRate()).isEqualTo(240);
+        assertThat(o.minResponseRate()).isEqualTo(240);
+        assertThat(o.rateGrace()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(o.rateWindow()).isEqualTo(Duration.ofSeconds(10));
     }
 
     private static Arguments bad(String option, String description, UnaryOperator<ServerOptions.Builder> change) {
@@ -100,7 +104,11 @@ class ServerOptionsTest {
                 bad("h2-initial-window-size", "h2-initial-window-size 2^29", b -> b.h2InitialWindowSize(1 << 29)),
                 bad("h2-max-frame-size", "h2-max-frame-size 16383", b -> b.h2MaxFrameSize(16_383)),
                 bad("h2-max-frame-size", "h2-max-frame-size 16MiB", b -> b.h2MaxFrameSize(1 << 24)),
-                bad("h2-max-header-list-size", "h2-max-header-list-size 1023", b -> b.h2MaxHeaderListSize(1023)));
+                bad("h2-max-header-list-size", "h2-max-header-list-size 1023", b -> b.h2MaxHeaderListSize(1023)),
+                bad("min-body-rate", "min-body-rate -1", b -> b.minBodyRate(-1)),
+                bad("min-response-rate", "min-response-rate -1", b -> b.minResponseRate(-1)),
+                bad("rate-grace", "rate-grace -1ms", b -> b.rateGrace(Duration.ofMillis(-1))),
+                bad("rate-window", "rate-window 0", b -> b.rateWindow(Duration.ZERO)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -115,7 +123,8 @@ class ServerOptionsTest {
         assertThatCode(() -> ServerOptions.builder().port(0).ioThreads(1).workerThreads(1).maxRequestLine(64)
                 .maxHeaderSize(256).maxHeaders(1).maxBodySize(0).maxChunkExtension(0).maxRequestsPerConnection(0)
                 .maxConnections(1).backlog(1).headerReadTimeout(Duration.ofNanos(1)).shutdownTimeout(Duration.ZERO)
-                .shutdownDelay(Duration.ZERO).build()).doesNotThrowAnyException();
+                .shutdownDelay(Duration.ZERO).minBodyRate(0).minResponseRate(0).rateGrace(Duration.ZERO)
+                .rateWindow(Duration.ofNanos(1)).build()).doesNotThrowAnyException();
         ServerOptions high = ServerOptions.builder().port(65535).ioThreads(1024).workerThreads(100_000)
                 .maxRequestLine(1 << 20).maxHeaderSize(1 << 20).maxHeaders(10_000).maxBodySize(Integer.MAX_VALUE - 16L)
                 .maxChunkExtension(1 << 20).maxRequestsPerConnection(Integer.MAX_VALUE).maxConnections(10_000_000)
@@ -190,7 +199,11 @@ class ServerOptionsTest {
                 "brisk.form-max-part-size", "1MiB",
                 "brisk.form-max-size", "2MiB",
                 "brisk.form-max-part-header-size", "1KiB",
-                "brisk.form-spool-threshold", "4KiB");
+                "brisk.form-spool-threshold", "4KiB",
+                "brisk.min-body-rate", "1KiB",
+                "brisk.min-response-rate", "100",
+                "brisk.rate-grace", "2s",
+                "brisk.rate-window", "3s");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
@@ -203,7 +216,8 @@ class ServerOptionsTest {
                 Duration.ofSeconds(45), 1000, 500, 77, 64, Duration.ofHours(1), Duration.ofSeconds(3),
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2), 64L << 20, 256L << 10, 0,
-                "/var/tmp/brisk", new FormOptions(20, 1 << 20, 2 << 20, 1024, 4096)));
+                "/var/tmp/brisk", new FormOptions(20, 1 << 20, 2 << 20, 1024, 4096), 1024, 100, Duration.ofSeconds(2),
+                Duration.ofSeconds(3)));
     }
 
     @Test

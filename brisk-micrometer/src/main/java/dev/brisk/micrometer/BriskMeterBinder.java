@@ -110,6 +110,12 @@ public final class BriskMeterBinder implements MeterBinder {
         gauge(registry, "brisk.connections.active", "connections open now", ServerMetrics::connectionsActive);
         counter(registry, "brisk.connections.timed.out", "connections closed because a timeout expired",
                 ServerMetrics::connectionsTimedOut, Tags.empty());
+        counter(registry, "brisk.connections.too.slow",
+                "connections closed below a minimum data rate (min-body-rate: 408; min-response-rate)",
+                ServerMetrics::slowRequestBodies, Tags.of("direction", "request-body"));
+        counter(registry, "brisk.connections.too.slow",
+                "connections closed below a minimum data rate (min-body-rate: 408; min-response-rate)",
+                ServerMetrics::slowResponses, Tags.of("direction", "response"));
         counter(registry, "brisk.accept.pauses", "times accepting paused at max-connections",
                 ServerMetrics::acceptPauses, Tags.empty());
         for (int cls = 1; cls <= 5; cls++) {

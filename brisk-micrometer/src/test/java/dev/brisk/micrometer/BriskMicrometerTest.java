@@ -127,6 +127,8 @@ class BriskMicrometerTest {
                 .isLessThanOrEqualTo(value(after, "brisk_bytes_out_total"));
         assertThat(value(after, "brisk_connections_accepted_total")).isGreaterThanOrEqualTo(3.0);
         assertThat(value(after, "brisk_connections_timed_out_total")).isZero();
+        assertThat(value(after, "brisk_connections_too_slow_total{direction=\"request-body\"}")).isZero();
+        assertThat(value(after, "brisk_connections_too_slow_total{direction=\"response\"}")).isZero();
         assertThat(value(after, "brisk_accept_pauses_total")).isZero();
 
         // the latency of every response the engine timed: 3 + 404 + 503 + slow (the 400 has none)
@@ -150,6 +152,7 @@ class BriskMicrometerTest {
         List<String> families = PrometheusText.families(registry.scrape());
         assertThat(families).doesNotHaveDuplicates().containsExactlyInAnyOrder(
                 "brisk_connections_accepted_total", "brisk_connections_active", "brisk_connections_timed_out_total",
+                "brisk_connections_too_slow_total",
                 "brisk_accept_pauses_total", "brisk_requests_total", "brisk_requests_in_flight",
                 "brisk_requests_queued", "brisk_concurrency_limit", "brisk_bytes_in_total", "brisk_bytes_out_total",
                 "brisk_socket_writes_total",

@@ -80,7 +80,19 @@ final class H2Conn implements AutoCloseable {
     }
 
     H2Conn(int port, boolean preface) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, preface, 0);
+    }
+
+    /**
+     * Connects in the clear, with a socket receive buffer of {@code receiveBuffer} bytes (0: the
+     * system's), and sends the preface and an empty SETTINGS frame when {@code preface}.
+     */
+    H2Conn(int port, boolean preface, int receiveBuffer) throws IOException {
+        socket = new Socket();
+        if (receiveBuffer > 0) {
+            socket.setReceiveBufferSize(receiveBuffer); // before connecting: it sets the window offered
+        }
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setSoTimeout(10_000);
         socket.setTcpNoDelay(true);
         out = socket.getOutputStream();

@@ -76,6 +76,21 @@ final class Wire {
         assertThat(t.app().metrics().bytesIn()).as("request bytes read by the server").isGreaterThanOrEqualTo(total);
     }
 
+    /**
+     * Waits, {@code millis} at most, until the server has first counted a connection open, then none:
+     * whether it had none left in time.
+     */
+    static boolean awaitNoConnections(BriskTestServer t, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (t.app().connectionCount() == 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(5); // until the server has accepted the connection
+        }
+        while (t.app().connectionCount() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
+        return t.app().connectionCount() == 0;
+    }
+
     /** Waits (5 s at most) until connecting to {@code port} is refused: the server has stopped accepting. */
     static void awaitRefused(int port) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

@@ -169,6 +169,12 @@ public final class Server implements TransportHost {
     }
 
     @Override
+    public dev.brisk.internal.transport.DataRate.Limit responseRate() {
+        return dev.brisk.internal.transport.DataRate.Limit.of(options.minResponseRate(),
+                options.rateGrace().toNanos(), options.rateWindow().toNanos());
+    }
+
+    @Override
     public AccessLog.Sampler accessLogSampler(boolean shared) {
         return accessLog == null ? null : shared ? accessLog.sharedSampler() : accessLog.sampler();
     }

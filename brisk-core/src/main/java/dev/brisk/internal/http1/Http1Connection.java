@@ -37,7 +37,7 @@ import java.util.concurrent.CompletableFuture;
  *    │  │  └────────▶ QUEUED ──granted────────┘   └──── "100 Continue" written ◀──────────────┤ │
  *    │  │               │  (or to HANDLING as above)                                          │ │
  *    │  │               └──queue full or timed out: 503 (shed) ─────────────────────────────────┘ │
- *    │  └─ bad request, header/body timeout, limit: refused (closing after) ─────────────────────┘
+ *    │  └─ bad request, timeout, body below min-body-rate, limit: refused (closing after) ───────┘
  *    └──────────── response written, keep-alive ◀── HANDLING
  *                  response written, closing ──▶ (LingeringClose takes the wire; or, input ended, CLOSED)
  *                  response written, upgrade ──▶ (the Upgrade's protocol takes the wire)
@@ -133,7 +133,7 @@ final class Http1Connection implements Protocol {
             onEof();
         } else if (n > 0 && (state == READ_HEAD || state == READ_BODY)) {
             if (state == READ_BODY) {
-                deadlines.bodyRead();
+                deadlines.bodyRead(n);
             }
             advance();
         }
@@ -363,7 +363,7 @@ final class Http1Connection implements Protocol {
         if (!inputClosed) {
             wire.readInterest(true); // may be off: the buffer filled while waiting
         }
-        deadlines.bodyRead();
+        deadlines.bodyBegins();
     }
 
     private boolean stepBody() {
@@ -463,7 +463,7 @@ final class Http1Connection implements Protocol {
             if (!inputClosed) {
                 wire.readInterest(true);
             }
-            deadlines.bodyRead();
+            deadlines.bodyResumed();
             advance();
         }
     }
@@ -582,6 +582,10 @@ final class Http1Connection implements Protocol {
             return;
         }
         if (!deadlines.passed(now)) {
+            if (state == READ_BODY && deadlines.bodyTooSlow(now)) {
+                wire.counters().slowBody();
+                bodyFailed(new HttpParseException(408, "Request body arrives below the minimum data rate"));
+            }
             return;
         }
         if (state == READ_HEAD) {

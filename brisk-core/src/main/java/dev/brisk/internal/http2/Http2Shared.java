@@ -29,12 +29,16 @@ public final class Http2Shared {
     final AccessLog accessLog;
     final Http1Shared http1;
     final AdmissionControl admission;
+    /** {@code min-body-rate} for each stream's body, or null. */
+    final dev.brisk.internal.transport.DataRate.Limit bodyRate;
 
     public Http2Shared(ServerOptions options, App app, AccessLog accessLog, AdmissionControl admission,
             Http1Shared http1) {
         this.options = options;
         this.admission = admission;
         this.h2 = options.http2();
+        this.bodyRate = dev.brisk.internal.transport.DataRate.Limit.of(options.minBodyRate(),
+                options.rateGrace().toNanos(), options.rateWindow().toNanos());
         this.app = app;
         this.accessLog = accessLog;
         this.http1 = http1;

@@ -63,6 +63,8 @@ final class Http2Stream implements ExchangeOwner {
     int recvWindow;
     /** When the last DATA arrived (or the head): the body-read timeout runs from here. */
     long lastInput;
+    /** The body's rate ({@code min-body-rate}) from the head on, while it is received; null when none. */
+    dev.brisk.internal.transport.DataRate bodyRate;
 
     // response
     /** What may still be sent on this stream (the peer's window), possibly negative after a SETTINGS change. */

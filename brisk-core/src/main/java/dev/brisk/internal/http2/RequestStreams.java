@@ -190,6 +190,10 @@ final class RequestStreams {
         s.headAt = System.nanoTime();
         s.lastInput = wire.clock();
         s.remoteClosed = blockEndStream;
+        if (!blockEndStream && shared.bodyRate != null) {
+            s.bodyRate = shared.bodyRate.meter(); // a body follows: the client is waited on from now
+            s.bodyRate.start(s.lastInput);
+        }
         if (fields.tooLarge()) {
             refuse(s, 431, "Request header fields too large");
             return;
@@ -354,6 +358,9 @@ final class RequestStreams {
             return; // an answer is out already (413, 408): the rest of the body is dropped
         }
         s.received += len;
+        if (s.bodyRate != null) {
+            s.bodyRate.add(len, wire.clock());
+        }
         if (s.contentLength >= 0 && s.received > s.contentLength) {
             dataTarget = null;
             resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
@@ -700,6 +707,11 @@ final class RequestStreams {
                 wire.counters().timedOut();
                 dropBody(s);
                 refuse(s, 408, "Request body read timeout");
+            } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && s.bodyRate != null
+                    && s.bodyRate.tooSlow(now)) {
+                wire.counters().slowBody();
+                dropBody(s);
+                refuse(s, 408, "Request body arrives below the minimum data rate");
             } else if (s.streamed != null && !s.remoteClosed && s.recvWindow > 0 && now - s.lastInput > bodyNanos) {
                 // the client stopped sending with room to send: not the handler's slowness, its own
                 wire.counters().timedOut();

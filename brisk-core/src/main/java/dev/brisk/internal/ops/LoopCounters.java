@@ -13,6 +13,8 @@ public final class LoopCounters {
     long timedOut;
     /** Responses sent over HTTP/2 with TLS ([0], h2) and in the clear ([1], h2c); HTTP/1.x is the rest. */
     final long[] http2 = new long[2];
+    long slowBodies;
+    long slowResponses;
     final long[] statusClass = new long[6];
     final long[] latencyBuckets = new long[LatencyHistogram.BOUNDS_NANOS.length + 1];
     long latencySum;
@@ -34,6 +36,16 @@ public final class LoopCounters {
 
     public void timedOut() {
         timedOut++;
+    }
+
+    /** A request body arrived below {@code min-body-rate}: answered 408, closed. */
+    public void slowBody() {
+        slowBodies++;
+    }
+
+    /** A client took response bytes below {@code min-response-rate}: closed. */
+    public void slowResponse() {
+        slowResponses++;
     }
 
     /** One response sent: its status and its latency from the end of the request head. */
@@ -75,6 +87,8 @@ public final class LoopCounters {
         bytesOut += o.bytesOut;
         writes += o.writes;
         timedOut += o.timedOut;
+        slowBodies += o.slowBodies;
+        slowResponses += o.slowResponses;
         latencySum += o.latencySum;
         add(statusClass, o.statusClass);
         add(latencyBuckets, o.latencyBuckets);

@@ -35,6 +35,8 @@ public final class MetricsView implements ServerMetrics {
     @Override public long tlsHandshakes() { return stats.tls.handshakes(); }
     @Override public long tlsHandshakeFailures() { return stats.tls.failures(); }
     @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
+    @Override public long slowRequestBodies() { return stats.slowRequestBodies(); }
+    @Override public long slowResponses() { return stats.slowResponses(); }
     @Override public long requests() { return stats.requests(); }
     @Override public long requests(int statusClass) { return stats.requests(statusClass); }
     @Override public Map<String, Long> requestsByProtocol() { return stats.requestsByProtocol(); }

@@ -125,6 +125,14 @@ public final class ServerStats {
         return sum(c -> c.timedOut);
     }
 
+    public long slowRequestBodies() {
+        return sum(c -> c.slowBodies);
+    }
+
+    public long slowResponses() {
+        return sum(c -> c.slowResponses);
+    }
+
     public long latencySumNanos() {
         return sum(c -> c.latencySum);
     }

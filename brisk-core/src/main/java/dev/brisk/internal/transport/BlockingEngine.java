@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * {@link BlockingLoop} — a new virtual thread, or one of at most {@code platform-threads} platform
  * threads. With platform threads, the acceptor waits for a free one (connections meanwhile wait in
  * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is answered 503 and
- * closed. One watchdog thread, every 100 ms, enforces {@code write-timeout} on every connection (a
- * blocking write has no timeout of its own) and ends reads blocked past their connection's deadline
+ * closed. One watchdog thread, every 100 ms, enforces {@code write-timeout} and {@code min-response-rate}
+ * on every connection (a blocking write has no timeout of its own) and ends reads blocked past their connection's deadline
  * (reads carry no socket timeout: a timed read costs a timer per request).
  */
 public final class BlockingEngine implements Acceptor.Handoff {
@@ -36,6 +36,8 @@ public final class BlockingEngine implements Acceptor.Handoff {
     final BufferPool outPool = new SharedBufferPool(16 * 1024, 1024);
     /** One sampler for all connections: one per connection would log every connection's first response. */
     final AccessLog.Sampler accessLogSampler;
+    /** {@code min-response-rate}, or null. */
+    final DataRate.Limit responseRate;
     private final Set<BlockingLoop> live = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor platform; // null: a virtual thread per connection
     private final Semaphore platformFree;
@@ -56,6 +58,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
         this.refusal = refusal.clone();
         this.acceptorCounters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(true);
+        this.responseRate = host.responseRate();
         if (options.threads() == ThreadMode.PLATFORM) {
             int n = options.platformThreads();
             platform = new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -197,6 +200,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
             long now = System.nanoTime();
             for (BlockingLoop l : live) {
                 l.checkWrite(now, timeout);
+                l.checkRate(now);
                 l.checkRead(now);
             }
         }

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 /**
  * One selector, one thread, and the connections ({@link NioWire}s) registered on it. Only this loop's
  * thread touches its connections' I/O state; other threads hand it work with {@link #execute}, which
- * queues the task and wakes the selector at most once per loop turn. Deadlines are checked by a scan
- * of every connection every 100 ms. Knows nothing of HTTP: each connection's {@link Protocol} does.
+ * queues the task and wakes the selector at most once per loop turn. Deadlines, and the response rate
+ * each {@link NioWire} measures, are checked by a scan of every connection every 100 ms. Knows nothing of HTTP: each connection's {@link Protocol} does.
  */
 public final class IoLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -31,6 +31,8 @@ public final class IoLoop implements Runnable {
     final LoopCounters counters;
     /** Which responses this loop logs; null when the access log is off. */
     final AccessLog.Sampler accessLogSampler;
+    /** {@code min-response-rate}, or null. */
+    final DataRate.Limit responseRate;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -50,6 +52,7 @@ public final class IoLoop implements Runnable {
         this.host = host;
         this.counters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(false);
+        this.responseRate = host.responseRate();
         this.selector = Selector.open();
         this.thread = new Thread(this, "brisk-io-" + index);
     }
@@ -174,7 +177,12 @@ public final class IoLoop implements Runnable {
                 if (now - nextScan >= 0) {
                     nextScan = now + SCAN_NANOS;
                     for (NioWire w : connections.toArray(new NioWire[0])) {
-                        w.protocol.onTimer(now);
+                        if (w.sendTooSlow(now)) {
+                            counters.slowResponse();
+                            w.protocol.close();
+                        } else {
+                            w.protocol.onTimer(now);
+                        }
                     }
                 }
             }

@@ -13,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
  * A non-blocking socket on an {@link IoLoop}: the plain {@link Wire} of the NIO transport. Readiness
  * comes from the loop's selector; interest is the selection key's, changed only when it differs.
  * Deadlines need no bookkeeping here: the loop offers every connection a timer check each 100 ms.
+ * The response rate ({@code min-response-rate}) is measured here, on the socket: while write interest
+ * is on (the socket did not take everything), the bytes each write takes; the loop's scan asks
+ * {@link #sendTooSlow}.
  *
  * <p>Threads: the loop's, except {@link #execute}, {@link #inLoop} and {@link #remoteAddress}.
  */
@@ -25,11 +28,16 @@ final class NioWire implements Wire {
     private int interest = SelectionKey.OP_READ;
     private boolean closed;
     private volatile String remote;
+    /** {@code min-response-rate}, or null. */
+    private final DataRate.Limit rateLimit;
+    /** The response rate: made when the socket first holds bytes back (most connections never wait). */
+    private DataRate sendRate;
 
     NioWire(IoLoop loop, SocketChannel ch, SelectionKey key) {
         this.loop = loop;
         this.ch = ch;
         this.key = key;
+        this.rateLimit = loop.responseRate;
     }
 
     @Override
@@ -39,7 +47,11 @@ final class NioWire implements Wire {
 
     @Override
     public long write(ByteBuffer[] srcs, int count) throws IOException {
-        return count == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, count);
+        long n = count == 1 ? ch.write(srcs[0]) : ch.write(srcs, 0, count);
+        if (sendRate != null && n > 0) {
+            sendRate.add(n, loop.clock());
+        }
+        return n;
     }
 
     @Override
@@ -54,7 +66,11 @@ final class NioWire implements Wire {
      */
     @Override
     public long transfer(FileChannel file, long position, long count) throws IOException {
-        return file.transferTo(position, count, ch);
+        long n = file.transferTo(position, count, ch);
+        if (sendRate != null && n > 0) {
+            sendRate.add(n, loop.clock());
+        }
+        return n;
     }
 
     @Override
@@ -64,7 +80,22 @@ final class NioWire implements Wire {
 
     @Override
     public void writeInterest(boolean on) {
+        if (on && sendRate == null && rateLimit != null) {
+            sendRate = rateLimit.meter(); // resumed below: it starts now
+        }
+        if (sendRate != null) {
+            if (on) {
+                sendRate.resume(loop.clock()); // bytes wait for the client: its time counts
+            } else {
+                sendRate.pause(loop.clock());
+            }
+        }
         interest(on ? interest | SelectionKey.OP_WRITE : interest & ~SelectionKey.OP_WRITE);
+    }
+
+    /** Whether the client takes the bytes the socket holds for it below {@code min-response-rate}. */
+    boolean sendTooSlow(long now) {
+        return sendRate != null && sendRate.tooSlow(now);
     }
 
     private void interest(int ops) {

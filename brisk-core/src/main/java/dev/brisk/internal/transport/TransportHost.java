@@ -36,6 +36,12 @@ public interface TransportHost {
 
     void retire(LoopCounters counters);
 
+    /**
+     * The least rate a client must take response bytes at ({@code min-response-rate}), measured by the
+     * transport on every connection while the socket holds bytes for it; null when there is none.
+     */
+    DataRate.Limit responseRate();
+
     /** The access log's sampler for one loop thread ({@code shared}: for any thread); null when off. */
     AccessLog.Sampler accessLogSampler(boolean shared);
 }

@@ -58,6 +58,8 @@ final class UringLoop implements Runnable {
     final BufferPool outPool = new BufferPool(16 * 1024, 1024);
     final LoopCounters counters;
     final AccessLog.Sampler accessLogSampler;
+    /** {@code min-response-rate}, or null. */
+    final dev.brisk.internal.transport.DataRate.Limit responseRate;
     private final int eventFd;
     private final MemorySegment wakeBuf = Arena.ofAuto().allocate(JAVA_LONG);
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -115,6 +117,7 @@ final class UringLoop implements Runnable {
         }
         this.counters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(false);
+        this.responseRate = host.responseRate();
         this.thread = new Thread(this, "brisk-uring-" + index);
     }
 
@@ -520,7 +523,11 @@ final class UringLoop implements Runnable {
             if (w == null) {
                 continue;
             }
-            if (!w.protocol.isClosed()) {
+            if (w.sendTooSlow(now)) {
+                counters.slowResponse();
+                w.protocol.close();
+                w.abandonSend(); // its bytes are not waited for: the client is too slow for them
+            } else if (!w.protocol.isClosed()) {
                 w.protocol.onTimer(now);
             } else if (w.sendPending() && now - w.closingSince > CLOSE_GRACE_NANOS) {
                 w.abandonSend();

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.BufferPool;
+import dev.brisk.internal.transport.DataRate;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Wire;
 import java.io.IOException;
@@ -32,6 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * buffers go back to the loop when the last completion for them has come (the send buffer already
  * when its send is done: an idle connection holds only its receive buffer).
  * </ul>
+ * The response rate ({@code min-response-rate}) is measured here: while a send is in flight the client
+ * is waited on, and each completion tells how many bytes the socket took; the loop's scan asks
+ * {@link #sendTooSlow}, and the first scan that finds a send in flight starts the meter.
  * <pre>
  *   OPEN --close()--&gt; CLOSING (cancel recv; wait for the send, at most the loop's close grace)
  *        --no op in flight--&gt; CLOSE SUBMITTED --its completion--&gt; RELEASED (slot and buffers free)
@@ -93,6 +97,10 @@ final class UringWire implements Wire {
     private boolean sendCancelled;
     private boolean closeSubmitted;
     private volatile String remote;
+    /** {@code min-response-rate}, or null. */
+    private final DataRate.Limit rateLimit;
+    /** The response rate: made by the first scan that finds a send in flight (most sends finish at once). */
+    private DataRate sendRate;
 
     UringWire(UringLoop loop, int fd, int slot, int generation, byte[] peer) {
         this.loop = loop;
@@ -100,6 +108,7 @@ final class UringWire implements Wire {
         this.slot = slot;
         this.generation = generation;
         this.peer = peer;
+        this.rateLimit = loop.responseRate;
     }
 
     private long userData(int op) {
@@ -254,11 +263,17 @@ final class UringWire implements Wire {
             writeError = Native.error("send", -res);
         } else {
             sendOff += res;
+            if (sendRate != null && res > 0) {
+                sendRate.add(res, loop.clock());
+            }
             if (sendOff < sendLen && !sendCancelled) {
                 submitSend();
                 return;
             }
             sendInFlight = false;
+        }
+        if (sendRate != null) {
+            sendRate.pause(loop.clock()); // nothing waits for the client any more
         }
         // an idle keep-alive connection holds no send buffer
         loop.release(null, null, sendBuf);
@@ -282,6 +297,22 @@ final class UringWire implements Wire {
         e.set(java.lang.foreign.ValueLayout.JAVA_INT, 24, sendLen - sendOff);
         e.set(java.lang.foreign.ValueLayout.JAVA_INT, 28, MSG_NOSIGNAL);
         sendInFlight = true;
+        if (sendRate != null) {
+            sendRate.resume(loop.clock());
+        }
+    }
+
+    /** Whether the client takes the bytes in flight for it below {@code min-response-rate}. */
+    boolean sendTooSlow(long now) {
+        if (rateLimit == null || !sendInFlight || closed) {
+            return false;
+        }
+        if (sendRate == null) {
+            sendRate = rateLimit.meter();
+            sendRate.start(now); // a send has been in flight since at least the last scan
+            return false;
+        }
+        return sendRate.tooSlow(now);
     }
 
     /** Runs what an interest change asked for, from the loop's ready queue. */
