@@ -88,7 +88,7 @@ class Http2ProtectionsTest {
     @Test
     void rapidResetEndsTheConnection() throws Exception {
         // streams reset while their handlers run: each frees a slot the client fills again at once
-        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO,
+        org.junit.jupiter.api.Assumptions.assumeTrue(onEventLoops(),
                 "on the blocking engine a connection's handlers run one at a time on its thread: a reset "
                         + "never finds a handler running, and costs what a request costs");
         start(cfg -> { });
@@ -230,7 +230,7 @@ class Http2ProtectionsTest {
 
     @Test
     void streamsOverTheLimitAreRefused() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        org.junit.jupiter.api.Assumptions.assumeTrue(onEventLoops(), "the blocking engine serves a connection's streams one at a time");
         start(cfg -> cfg.options().h2MaxConcurrentStreams(2));
         try (H2Conn c = new H2Conn(app.port())) {
             c.gets(1, "/slow", "/slow", "/slow");
@@ -242,7 +242,7 @@ class Http2ProtectionsTest {
 
     @Test
     void theInFlightLimitShedsAndQueuesStreams() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        org.junit.jupiter.api.Assumptions.assumeTrue(onEventLoops(), "the blocking engine serves a connection's streams one at a time");
         start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(1)
                 .requestQueueTimeout(Duration.ofSeconds(5)));
         try (H2Conn c = new H2Conn(app.port())) {
@@ -258,7 +258,7 @@ class Http2ProtectionsTest {
 
     @Test
     void aStreamQueuedTooLongIsShed() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(cfgIsNio(), "the blocking engine serves a connection's streams one at a time");
+        org.junit.jupiter.api.Assumptions.assumeTrue(onEventLoops(), "the blocking engine serves a connection's streams one at a time");
         start(cfg -> cfg.options().maxConcurrentRequests(1).requestQueueSize(4)
                 .requestQueueTimeout(Duration.ofMillis(100)));
         try (H2Conn c = new H2Conn(app.port())) {
@@ -269,8 +269,9 @@ class Http2ProtectionsTest {
         assertThat(app.metrics().queued()).isZero();
     }
 
-    private boolean cfgIsNio() {
-        return engine == Engine.NIO;
+    /** An event-loop engine (NIO or io_uring): a connection's streams are served at once. */
+    private boolean onEventLoops() {
+        return engine == Engine.NIO || engine == Engine.URING;
     }
 
     @Test
