@@ -133,7 +133,8 @@ public final class NettyServer implements BenchServer {
     }
 
     /** The HTTP/1.1 handlers, as they always were. */
-    private static void http1(ChannelPipeline p) {
+    /** The HTTP/1.1 pipeline: also {@link NettyIoUringServer}'s, so the two differ only in the transport. */
+    static void http1(ChannelPipeline p) {
         p.addLast(new HttpServerCodec(), new HttpContentCompressor(1024,
                         StandardCompressionOptions.gzip(6, 15, 8), StandardCompressionOptions.deflate(6, 15, 8)),
                 new HttpObjectAggregator(MAX_BODY), new ChunkedWriteHandler(),
