@@ -8,6 +8,7 @@ import dev.brisk.internal.http2.Http2Shared;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.transport.Acceptor;
 import dev.brisk.internal.transport.BlockingEngine;
+import dev.brisk.internal.transport.HandOffs;
 import dev.brisk.internal.transport.IoLoop;
 import dev.brisk.internal.transport.ListeningTransport;
 import dev.brisk.internal.transport.Uring;
@@ -285,7 +286,7 @@ public final class Server implements TransportHost {
                     Thread.ofPlatform().name("brisk-worker-", 0).daemon(true).factory());
             workers = ownWorkers;
         }
-        app.executors(virtualThreads, workers);
+        app.executors(HandOffs.executor(virtualThreads), workers);
         http1.streams(virtualThreads);
         if (accessLog != null) {
             accessLog.start();

@@ -38,7 +38,7 @@ public final class IoLoop implements Runnable {
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final HashSet<NioWire> connections = new HashSet<>();
     private final AtomicInteger load = new AtomicInteger();
-    private final Thread thread;
+    private final LoopThread thread;
     private volatile boolean running = true;
     private long nextScan;
     /** When this turn began: {@link #clock()}. */
@@ -54,7 +54,7 @@ public final class IoLoop implements Runnable {
         this.accessLogSampler = host.accessLogSampler(false);
         this.responseRate = host.responseRate();
         this.selector = Selector.open();
-        this.thread = new Thread(this, "brisk-io-" + index);
+        this.thread = new LoopThread(this, "brisk-io-" + index);
     }
 
     public void start() {
@@ -185,12 +185,14 @@ public final class IoLoop implements Runnable {
                         }
                     }
                 }
+                thread.endTurn(); // the handlers this turn dispatched start now, together
             }
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.ERROR, "I/O loop failed; its connections are closed", t);
         } finally {
             running = false; // the acceptor stops handing this loop connections
             runTasks();
+            thread.endTurn();
             for (NioWire w : connections.toArray(new NioWire[0])) {
                 w.protocol.close();
             }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.LoopThread;
 import dev.brisk.internal.transport.BufferPool;
 import dev.brisk.internal.transport.ProtocolFactory;
 import dev.brisk.internal.transport.TransportHost;
@@ -79,7 +80,7 @@ final class UringLoop implements Runnable {
     private int[] freeSlots = new int[64];
     private int freeCount;
     private int used;
-    private final Thread thread;
+    private final LoopThread thread;
     /** The receive buffers shared by this loop's connections, or null (kernel before 5.19). Loop thread. */
     private BufferRing buffers;
     private volatile boolean running = true;
@@ -118,7 +119,7 @@ final class UringLoop implements Runnable {
         this.counters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(false);
         this.responseRate = host.responseRate();
-        this.thread = new Thread(this, "brisk-uring-" + index);
+        this.thread = new LoopThread(this, "brisk-uring-" + index);
     }
 
     void start() {
@@ -449,6 +450,7 @@ final class UringLoop implements Runnable {
                     nextScan = now + SCAN_NANOS;
                     scan(now);
                 }
+                thread.endTurn(); // the handlers this turn dispatched start now, together
             }
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.ERROR, "io_uring loop failed; its connections are closed", t);
@@ -539,6 +541,7 @@ final class UringLoop implements Runnable {
     /** Closes every connection, lets the ring finish with their memory (at most 1 s), then the ring. */
     private void shutdown() {
         runTasks();
+        thread.endTurn();
         closeListeners();
         for (UringWire w : openWires()) {
             try {

@@ -1,0 +1,89 @@
+package dev.brisk.internal.transport;
+
+import java.util.Arrays;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The virtual threads a loop asks for during one turn, started together when the turn ends.
+ *
+ * <p>Why: a loop thread that starts a virtual thread wakes a carrier thread of the scheduler, and on a
+ * busy core the woken carrier runs at once, takes the one handler, finds nothing more and parks again:
+ * two context switches per request. Started at the end of the turn from one virtual thread instead, the
+ * turn's starts are pushes onto the running carrier's own queue, and the carrier runs the whole turn's
+ * handlers in one go. A single start in a turn is made by the loop itself (nothing to batch).
+ *
+ * <p>Threads: {@link #add} and {@link #flush} on the owning loop's thread only; {@link #executor}'s
+ * {@code execute} from any thread.
+ */
+public final class HandOffs {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+
+    private Runnable[] starts = new Runnable[16];
+    private int count;
+
+    /**
+     * An executor that runs each task on a virtual thread of {@code virtualThreads}: started at the end of
+     * the turn when asked from a loop thread, at once when asked from any other thread. A shut-down
+     * {@code virtualThreads} refuses at once, as it would itself.
+     */
+    public static Executor executor(ExecutorService virtualThreads) {
+        return task -> {
+            if (Thread.currentThread() instanceof LoopThread loop) {
+                if (virtualThreads.isShutdown()) {
+                    throw new RejectedExecutionException("the server has stopped");
+                }
+                loop.handOffs.add(() -> start(virtualThreads, task));
+            } else {
+                virtualThreads.execute(task);
+            }
+        };
+    }
+
+    private static void start(ExecutorService virtualThreads, Runnable task) {
+        try {
+            virtualThreads.execute(task);
+        } catch (RejectedExecutionException e) {
+            // stopped between the turn's request and its end (the loops stop before the executor does):
+            // the handler still runs, untracked, rather than leave its request unanswered
+            Thread.ofVirtual().start(task);
+        }
+    }
+
+    void add(Runnable start) {
+        if (count == starts.length) {
+            starts = Arrays.copyOf(starts, count * 2);
+        }
+        starts[count++] = start;
+    }
+
+    void flush() {
+        int n = count;
+        if (n == 0) {
+            return;
+        }
+        count = 0;
+        if (n == 1) {
+            Runnable only = starts[0];
+            starts[0] = null;
+            run(only);
+            return;
+        }
+        Runnable[] turn = Arrays.copyOf(starts, n);
+        Arrays.fill(starts, 0, n, null);
+        Thread.ofVirtual().start(() -> {
+            for (Runnable r : turn) {
+                run(r);
+            }
+        });
+    }
+
+    private static void run(Runnable start) {
+        try {
+            start.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "starting a handler failed", e);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.brisk.internal.transport;
+
+/**
+ * The thread of a selector or io_uring loop: it carries the loop's {@link HandOffs}, so that work the
+ * loop hands to virtual threads during a turn can find them without a thread-local lookup.
+ */
+public final class LoopThread extends Thread {
+    final HandOffs handOffs = new HandOffs();
+
+    public LoopThread(Runnable loop, String name) {
+        super(loop, name);
+    }
+
+    /** Starts the virtual threads asked for this turn. This loop's thread, at the end of each turn. */
+    public void endTurn() {
+        handOffs.flush();
+    }
+}
