@@ -5,7 +5,7 @@
 # fresh server. Called by ./brisk bench --engines (which sets JAVA and builds first). See README "Benchmarks".
 #
 # Usage: ./brisk bench --engines [--quick] [--rounds N] [--duration S] [--warmup S] [--configs a,b]
-#                                [--cpu-work N] [--idle N]
+#                                [--cpu-work N] [--idle N] [--idle-peers a,b]
 #   --quick     a short check: 1 round of 4 s per measurement
 #   --rounds    rounds (default 3)
 #   --duration  seconds per measurement (default 10)
@@ -14,6 +14,8 @@
 #               four), and uring (io=uring-only, handlers on the loop; experimental, not in the default)
 #   --cpu-work  units of /cpu work per request, about 2.85 us each (default 200)
 #   --idle      idle keep-alive connections for the memory measurement (default 10000)
+#   --idle-peers harness servers (dev.brisk.bench.ServerMain) measured with the same idle connections, for
+#               comparison (default: helidon, a virtual thread per connection like blocking-virtual; none: no peer)
 # Output: bench/results/<timestamp>-engines/.
 set -euo pipefail
 
@@ -23,7 +25,7 @@ source bench/lib.sh
 BENCH_MODE='bench --engines'
 
 ARGS="$*"
-QUICK=0 ROUNDS="" DURATION="" WARMUP="" CONFIGS="" CPU_WORK=200 IDLE_N=10000
+QUICK=0 ROUNDS="" DURATION="" WARMUP="" CONFIGS="" CPU_WORK=200 IDLE_N=10000 IDLE_PEERS=helidon
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --configs) need_value "$@"; CONFIGS="$2"; shift ;;
     --cpu-work) need_value "$@"; CPU_WORK="$2"; shift ;;
     --idle) need_value "$@"; IDLE_N="$2"; shift ;;
+    --idle-peers) need_value "$@"; IDLE_PEERS="$2"; shift ;;
     -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bench_usage_error "unknown option $1" ;;
   esac
@@ -146,6 +149,12 @@ start_server() {
   # shellcheck disable=SC2086
   env $envs BRISK_HOST=127.0.0.1 BRISK_PORT=$PORT "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$EX_CP" \
     dev.brisk.examples.ExampleApp >> "$log" 2>&1 &
+  SERVER_PID=$!
+}
+# start_peer name log: a harness peer (its /hello), in the background, pinned, on PORT (statistics on PORT + 1)
+start_peer() {
+  echo "peer: $1 (dev.brisk.bench.ServerMain)" > "$2"
+  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$BENCH_CP" dev.brisk.bench.ServerMain "$1" "$PORT" $((PORT + 1)) >> "$2" 2>&1 &
   SERVER_PID=$!
 }
 wait_ready() { # log: true once /hello answers (30 s at most)
@@ -270,7 +279,7 @@ session_idle() { # round config
     label=$(label_for "$config" "$threads")
     envs="$(config_env "$config") BRISK_MAX_CONNECTIONS=20000 BRISK_IDLE_TIMEOUT=10m$(threads_env "$config" "$threads")"
     local log="$OUT/raw/server-r$round-$label-idle.log" raw="$OUT/raw/r$round-$label-idle.txt"
-    start_server "$label" "$envs" "$log"
+    if [[ $config == peer-* ]]; then start_peer "${config#peer-}" "$log"; else start_server "$label" "$envs" "$log"; fi
     if ! wait_ready "$log"; then stop_server; continue; fi
     run_wrk /hello 50 0 2 /dev/null # the request path loaded and compiled before the baseline
     sleep 1
@@ -319,7 +328,7 @@ session_idle() { # round config
   echo "pinning: server '${PIN_SERVER[*]:-none}', clients '${PIN_CLIENT[*]:-none}' (wrk -t1, WarmupProbe, IdleConnections)"
   echo "rounds: $ROUNDS, duration: ${DURATION}s per measurement, warm-up: ${WARMUP}s per workload after each server start"
   for c in $(echo "$CONFIGS" | tr ',' ' '); do echo "config $c: $(config_env "$c")"; done
-  echo "idle connections: $IDLE_N (open files: $NOFILE)${IDLE_NOTE:+; $IDLE_NOTE}"
+  echo "idle connections: $IDLE_N (open files: $NOFILE)${IDLE_NOTE:+; $IDLE_NOTE}; peers measured idle: $IDLE_PEERS"
   echo "command: ./brisk bench --engines $ARGS"
 } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
@@ -355,7 +364,9 @@ any error is invalid and left out; on churn and sleep the errors are part of the
   native buffers, metadata): add the two. Server options for this test: \`BRISK_MAX_CONNECTIONS=20000\`,
   \`BRISK_IDLE_TIMEOUT=10m\`; platform threads with 10,000 threads and with the default 200 (opening stops
   after ${IDLE_OPEN} s: *unanswered* connections were still waiting then; its per-connection figures are
-  over the connections it held, which are all it could take).
+  over the connections it held, which are all it could take). \`peer-<name>\` is a harness server
+  (\`dev.brisk.bench.ServerMain <name>\`, the peers' own set-up as in \`./brisk bench\`) measured the same way,
+  with its own defaults (\`--idle-peers\`).
 - Warm-up: the server process and \`WarmupProbe\` start together; the probe polls the port every 2 ms,
   then keeps ${PROBE_CONNS} keep-alive connections busy with \`GET /hello\` for ${PROBE_SECONDS} s (one request in flight
   on each) and counts per second (from the moment the port accepted) responses, errors (non-2xx,
@@ -365,13 +376,15 @@ any error is invalid and left out; on churn and sleep the errors are part of the
 NOTES
 
 configs=$(echo "$CONFIGS" | tr ',' ' ')
+idle_peers=""
+[ "$IDLE_PEERS" = none ] || idle_peers=$(echo "$IDLE_PEERS" | tr ',' '\n' | sed 's/^/peer-/' | tr '\n' ' ')
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round/$ROUNDS: warm-up probe, hello, cpu, churn"
   for c in $configs; do session_main "$round" "$c"; done
   echo "round $round/$ROUNDS: sleep 20 ms at 1,000 connections"
   for c in $configs; do session_sleep "$round" "$c"; done
   echo "round $round/$ROUNDS: $IDLE_FMT idle connections"
-  for c in $configs; do session_idle "$round" "$c"; done
+  for c in $configs $idle_peers; do session_idle "$round" "$c"; done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/environment.txt"
 
