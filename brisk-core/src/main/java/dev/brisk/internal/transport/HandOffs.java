@@ -20,7 +20,9 @@ import java.util.concurrent.RejectedExecutionException;
 public final class HandOffs {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
 
-    private Runnable[] starts = new Runnable[16];
+    /** What each start runs on, and the task it starts: pairs, so that a start allocates nothing here. */
+    private Starter[] starters = new Starter[16];
+    private Runnable[] tasks = new Runnable[16];
     private int count;
 
     /**
@@ -29,33 +31,40 @@ public final class HandOffs {
      * {@code virtualThreads} refuses at once, as it would itself.
      */
     public static Executor executor(ExecutorService virtualThreads) {
-        return task -> {
+        return new Starter(virtualThreads);
+    }
+
+    private record Starter(ExecutorService virtualThreads) implements Executor {
+        @Override
+        public void execute(Runnable task) {
             if (Thread.currentThread() instanceof LoopThread loop) {
                 if (virtualThreads.isShutdown()) {
                     throw new RejectedExecutionException("the server has stopped");
                 }
-                loop.handOffs.add(() -> start(virtualThreads, task));
+                loop.handOffs.add(this, task);
             } else {
                 virtualThreads.execute(task);
             }
-        };
-    }
+        }
 
-    private static void start(ExecutorService virtualThreads, Runnable task) {
-        try {
-            virtualThreads.execute(task);
-        } catch (RejectedExecutionException e) {
-            // stopped between the turn's request and its end (the loops stop before the executor does):
-            // the handler still runs, untracked, rather than leave its request unanswered
-            Thread.ofVirtual().start(task);
+        void start(Runnable task) {
+            try {
+                virtualThreads.execute(task);
+            } catch (RejectedExecutionException e) {
+                // stopped between the turn's request and its end (the loops stop before the executor
+                // does): the handler still runs, untracked, rather than leave its request unanswered
+                Thread.ofVirtual().start(task);
+            }
         }
     }
 
-    void add(Runnable start) {
-        if (count == starts.length) {
-            starts = Arrays.copyOf(starts, count * 2);
+    void add(Starter starter, Runnable task) {
+        if (count == tasks.length) {
+            starters = Arrays.copyOf(starters, count * 2);
+            tasks = Arrays.copyOf(tasks, count * 2);
         }
-        starts[count++] = start;
+        starters[count] = starter;
+        tasks[count++] = task;
     }
 
     void flush() {
@@ -65,23 +74,27 @@ public final class HandOffs {
         }
         count = 0;
         if (n == 1) {
-            Runnable only = starts[0];
-            starts[0] = null;
-            run(only);
+            Starter s = starters[0];
+            Runnable only = tasks[0];
+            starters[0] = null;
+            tasks[0] = null;
+            start(s, only);
             return;
         }
-        Runnable[] turn = Arrays.copyOf(starts, n);
-        Arrays.fill(starts, 0, n, null);
+        Starter[] ss = Arrays.copyOf(starters, n);
+        Runnable[] ts = Arrays.copyOf(tasks, n);
+        Arrays.fill(starters, 0, n, null);
+        Arrays.fill(tasks, 0, n, null);
         Thread.ofVirtual().start(() -> {
-            for (Runnable r : turn) {
-                run(r);
+            for (int i = 0; i < n; i++) {
+                start(ss[i], ts[i]);
             }
         });
     }
 
-    private static void run(Runnable start) {
+    private static void start(Starter starter, Runnable task) {
         try {
-            start.run();
+            starter.start(task);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "starting a handler failed", e);
         }

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 /**
  * One selector, one thread, and the connections ({@link NioWire}s) registered on it. Only this loop's
  * thread touches its connections' I/O state; other threads hand it work with {@link #execute}, which
- * queues the task and wakes the selector at most once per loop turn. Deadlines, and the response rate
+ * queues the task and wakes the selector at most once per loop turn, and only while the loop waits in it. Deadlines, and the response rate
  * each {@link NioWire} measures, are checked by a scan of every connection every 100 ms. Knows nothing of HTTP: each connection's {@link Protocol} does.
  */
 public final class IoLoop implements Runnable {
@@ -36,6 +36,11 @@ public final class IoLoop implements Runnable {
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    /**
+     * Set before the loop looks at its tasks and waits in select, cleared after: {@link #execute} wakes it
+     * only then. Either the loop sees a task added, or the adding thread sees this set (both volatile).
+     */
+    private volatile boolean selecting;
     private final HashSet<NioWire> connections = new HashSet<>();
     private final AtomicInteger load = new AtomicInteger();
     private final LoopThread thread;
@@ -78,7 +83,9 @@ public final class IoLoop implements Runnable {
     /** Runs {@code task} on this loop's thread, soon. Any thread. */
     void execute(Runnable task) {
         tasks.add(task);
-        if (Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
+        // only a loop that waits (or is about to) needs waking: one that is busy looks at its tasks before it
+        // waits again, and a wake-up costs it two system calls (an eventfd written, then read)
+        if (selecting && Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
             selector.wakeup();
         }
     }
@@ -164,11 +171,13 @@ public final class IoLoop implements Runnable {
             while (running) {
                 wakeupPending.set(false);
                 timed = false;
+                selecting = true;
                 if (tasks.isEmpty()) {
                     selector.select(onKey, 100);
                 } else {
                     selector.selectNow(onKey);
                 }
+                selecting = false;
                 if (!timed) {
                     turnStart = System.nanoTime();
                 }
