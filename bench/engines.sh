@@ -277,7 +277,8 @@ session_idle() { # round config
   local round="$1" config="$2" threads label envs
   for threads in $([ "$config" = blocking-platform ] && echo "10000 200" || echo "-"); do
     label=$(label_for "$config" "$threads")
-    envs="$(config_env "$config") BRISK_MAX_CONNECTIONS=20000 BRISK_IDLE_TIMEOUT=10m$(threads_env "$config" "$threads")"
+    envs=""
+    [[ $config == peer-* ]] || envs="$(config_env "$config") BRISK_MAX_CONNECTIONS=20000 BRISK_IDLE_TIMEOUT=10m$(threads_env "$config" "$threads")"
     local log="$OUT/raw/server-r$round-$label-idle.log" raw="$OUT/raw/r$round-$label-idle.txt"
     if [[ $config == peer-* ]]; then start_peer "${config#peer-}" "$log"; else start_server "$label" "$envs" "$log"; fi
     if ! wait_ready "$log"; then stop_server; continue; fi

@@ -112,4 +112,56 @@ class HandOffsTest {
         });
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
     }
+
+    /**
+     * A turn's starts, one or many, are made from a virtual thread, never from the loop: the scheduler
+     * files them in one queue, in the order the loop asked (see {@link HandOffs}); a start made by the
+     * loop itself would go to another queue and could overtake, or be overtaken by, earlier turns.
+     */
+    @Test
+    void everyTurnsStartsAreMadeInOrderFromAVirtualThread() throws Exception {
+        List<Boolean> fromVirtual = new CopyOnWriteArrayList<>();
+        ExecutorService recording = new java.util.concurrent.AbstractExecutorService() {
+            @Override
+            public void execute(Runnable command) {
+                fromVirtual.add(Thread.currentThread().isVirtual());
+                virtualThreads.execute(command);
+            }
+
+            @Override
+            public void shutdown() {
+                virtualThreads.shutdown();
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return virtualThreads.shutdownNow();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return virtualThreads.isShutdown();
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return virtualThreads.isTerminated();
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+                return virtualThreads.awaitTermination(timeout, unit);
+            }
+        };
+        Executor turns = HandOffs.executor(recording);
+        CountDownLatch done = new CountDownLatch(4);
+        onLoop(() -> turns.execute(done::countDown)); // a turn of one
+        onLoop(() -> {
+            for (int i = 0; i < 3; i++) {
+                turns.execute(done::countDown);
+            }
+        });
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(fromVirtual).containsExactly(true, true, true, true);
+    }
 }
