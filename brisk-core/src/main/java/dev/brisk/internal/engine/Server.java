@@ -22,7 +22,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -287,10 +286,8 @@ public final class Server implements TransportHost {
                     Thread.ofPlatform().name("brisk-worker-", 0).daemon(true).factory());
             workers = ownWorkers;
         }
-        // handlers and response-body pumps alike start at the end of their loop's turn (see HandOffs)
-        Executor turns = HandOffs.executor(virtualThreads);
-        app.executors(turns, workers);
-        http1.streams(turns);
+        app.executors(HandOffs.executor(virtualThreads), workers);
+        http1.streams(virtualThreads);
         if (accessLog != null) {
             accessLog.start();
         }

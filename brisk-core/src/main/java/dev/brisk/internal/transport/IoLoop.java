@@ -17,8 +17,10 @@ import java.util.function.Consumer;
 /**
  * One selector, one thread, and the connections ({@link NioWire}s) registered on it. Only this loop's
  * thread touches its connections' I/O state; other threads hand it work with {@link #execute}, which
- * queues the task and wakes the selector at most once per loop turn, and only while the loop waits in it. Deadlines, and the response rate
- * each {@link NioWire} measures, are checked by a scan of every connection every 100 ms. Knows nothing of HTTP: each connection's {@link Protocol} does.
+ * queues the task and wakes the selector at most once per loop turn, and only while the loop waits in
+ * it. Deadlines, and the response rate each {@link NioWire} measures, are checked by a scan of every
+ * connection every 100 ms. The virtual threads a turn asks for start at its end ({@link HandOffs}).
+ * Knows nothing of HTTP: each connection's {@link Protocol} does.
  */
 public final class IoLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
