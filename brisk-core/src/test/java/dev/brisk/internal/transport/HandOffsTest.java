@@ -121,38 +121,11 @@ class HandOffsTest {
     @Test
     void everyTurnsStartsAreMadeInOrderFromAVirtualThread() throws Exception {
         List<Boolean> fromVirtual = new CopyOnWriteArrayList<>();
-        ExecutorService recording = new java.util.concurrent.AbstractExecutorService() {
-            @Override
-            public void execute(Runnable command) {
-                fromVirtual.add(Thread.currentThread().isVirtual());
-                virtualThreads.execute(command);
-            }
-
-            @Override
-            public void shutdown() {
-                virtualThreads.shutdown();
-            }
-
-            @Override
-            public List<Runnable> shutdownNow() {
-                return virtualThreads.shutdownNow();
-            }
-
-            @Override
-            public boolean isShutdown() {
-                return virtualThreads.isShutdown();
-            }
-
-            @Override
-            public boolean isTerminated() {
-                return virtualThreads.isTerminated();
-            }
-
-            @Override
-            public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-                return virtualThreads.awaitTermination(timeout, unit);
-            }
-        };
+        // the factory is asked for the thread by whoever starts it: it records that thread's kind
+        ExecutorService recording = Executors.newThreadPerTaskExecutor(task -> {
+            fromVirtual.add(Thread.currentThread().isVirtual());
+            return Thread.ofVirtual().unstarted(task);
+        });
         Executor turns = HandOffs.executor(recording);
         CountDownLatch done = new CountDownLatch(4);
         onLoop(() -> turns.execute(done::countDown)); // a turn of one
@@ -162,6 +135,7 @@ class HandOffsTest {
             }
         });
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        recording.shutdownNow();
         assertThat(fromVirtual).containsExactly(true, true, true, true);
     }
 }
