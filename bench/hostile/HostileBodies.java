@@ -22,8 +22,14 @@ import java.util.concurrent.atomic.LongAdder;
  * connection asks {@code GET /hello} every 10 ms and times it. Prints the statuses per group, how long
  * each group's uploads took to be answered (p50, max), and the /hello latencies. Every socket read is bounded (60 s) and the whole run too.
  *
+ * <p>With {@code --probe-until FILE} this process only probes {@code /hello}, until FILE exists (at most
+ * 200 s), and prints the latencies: bench/hostile-bodies.sh runs the prober as a process of its own at a
+ * higher priority, so what it times is the server's delay, not the load generator's (its 2,500 threads
+ * and its collector share the client's core with the prober).
+ *
  * <p>Usage: {@code java HostileBodies.java PORT [--big N] [--big-size BYTES] [--mid N] [--mid-size BYTES]
- * [--slow N] [--slow-size BYTES] [--slow-rate BYTES_PER_S] [--path /upload]}
+ * [--slow N] [--slow-size BYTES] [--slow-rate BYTES_PER_S] [--path /upload] [--no-probe]}, or
+ * {@code java HostileBodies.java PORT --probe-until FILE}
  */
 public final class HostileBodies {
     private static final int TIMEOUT_MS = 60_000;
@@ -39,10 +45,19 @@ public final class HostileBodies {
         }
         int port = Integer.parseInt(args[0]);
         Map<String, String> o = new TreeMap<>();
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            o.put(args[i], args[i + 1]);
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--no-probe")) {
+                o.put(args[i], "");
+            } else if (i + 1 < args.length) {
+                o.put(args[i], args[++i]);
+            }
+        }
+        if (o.containsKey("--probe-until")) {
+            probeUntil(port, java.nio.file.Path.of(o.get("--probe-until")));
+            return;
         }
         String path = o.getOrDefault("--path", "/upload");
+        boolean probing = !o.containsKey("--no-probe");
         List<Group> groups = List.of(
                 new Group("big", Integer.parseInt(o.getOrDefault("--big", "60")),
                         Integer.parseInt(o.getOrDefault("--big-size", String.valueOf(10 << 20))), 0),
@@ -59,7 +74,11 @@ public final class HostileBodies {
         Map<String, List<Long>> answerMillis = new ConcurrentHashMap<>();
         List<Long> helloNanos = new ArrayList<>();
         AtomicBoolean loading = new AtomicBoolean(true);
-        Thread prober = Thread.ofPlatform().name("hello-prober").start(() -> probe(port, loading, helloNanos));
+        Thread prober = Thread.ofPlatform().name("hello-prober").start(() -> {
+            if (probing) {
+                probe(port, loading, helloNanos, new ArrayList<>());
+            }
+        });
 
         long start = System.nanoTime();
         int total = groups.stream().mapToInt(Group::count).sum();
@@ -104,6 +123,32 @@ public final class HostileBodies {
             }
             System.out.printf("uploads %-4s %5d x %8d B:%s%n", g.name(), g.count(), g.size(), line);
         }
+        if (probing) {
+            printHello(helloNanos);
+        }
+        System.out.printf("load: %d ms%s%n", elapsedMs, finished ? "" : " (stopped at the 180 s bound: some uploads never ended)");
+        System.exit(finished ? 0 : 1);
+    }
+
+    /** The prober process: probes until {@code stop} exists (at most 200 s), then prints what it saw. */
+    private static void probeUntil(int port, java.nio.file.Path stop) throws InterruptedException {
+        AtomicBoolean loading = new AtomicBoolean(true);
+        List<Long> nanos = new ArrayList<>();
+        List<String> slow = new ArrayList<>();
+        Thread prober = Thread.ofPlatform().name("hello-prober").start(() -> probe(port, loading, nanos, slow));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
+        while (!java.nio.file.Files.exists(stop) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        loading.set(false);
+        prober.join(TIMEOUT_MS);
+        printHello(nanos);
+        synchronized (slow) {
+            slow.forEach(System.out::println);
+        }
+    }
+
+    private static void printHello(List<Long> helloNanos) {
         long[] sorted;
         synchronized (helloNanos) {
             sorted = helloNanos.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -115,12 +160,14 @@ public final class HostileBodies {
                     sorted[sorted.length / 2] / 1e6, sorted[(int) Math.min(sorted.length - 1, sorted.length * 0.99)] / 1e6,
                     sorted[sorted.length - 1] / 1e6);
         }
-        System.out.printf("load: %d ms%s%n", elapsedMs, finished ? "" : " (stopped at the 180 s bound: some uploads never ended)");
-        System.exit(finished ? 0 : 1);
     }
 
-    /** GET /hello every 10 ms on one keep-alive connection (reopened if it fails) while {@code loading}. */
-    private static void probe(int port, AtomicBoolean loading, List<Long> nanos) {
+    /**
+     * GET /hello every 10 ms on one keep-alive connection (reopened if it fails) while {@code loading};
+     * each answer over 50 ms is also noted in {@code slow} with when it was asked.
+     */
+    private static void probe(int port, AtomicBoolean loading, List<Long> nanos, List<String> slow) {
+        long began = System.nanoTime();
         byte[] req = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         Socket s = null;
         while (loading.get()) {
@@ -132,8 +179,15 @@ public final class HostileBodies {
                 s.getOutputStream().write(req);
                 String status = readResponse(s.getInputStream());
                 if (status.equals("200")) {
+                    long took = System.nanoTime() - t0;
                     synchronized (nanos) {
-                        nanos.add(System.nanoTime() - t0);
+                        nanos.add(took);
+                    }
+                    if (took > TimeUnit.MILLISECONDS.toNanos(50)) {
+                        synchronized (slow) {
+                            slow.add(String.format("slow hello: %.1f ms, asked %d ms into the probing (at %s)", took / 1e6,
+                                    TimeUnit.NANOSECONDS.toMillis(t0 - began), java.time.Instant.now().minusNanos(took)));
+                        }
                     }
                 }
             } catch (IOException e) {

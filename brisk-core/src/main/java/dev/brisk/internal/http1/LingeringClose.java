@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The end of a connection whose client may still be sending: output shut, and what still arrives
- * read and dropped for at most {@link #NANOS} and {@link #MAX_BYTES}, then closed. Closing at once
+ * read and dropped for at most {@link #NANOS} and {@link #MAX_BYTES}, then closed; one buffer per
+ * readiness, so that many refused uploads draining at once share the loop with everything else. Closing at once
  * with unread input would make the kernel reset the connection, which can destroy the answer just
  * sent before the client reads it. A protocol of its own: an HTTP/1.1 connection that has written its
  * last answer hands its wire over, the same seam an upgrade uses.
@@ -66,16 +67,12 @@ public final class LingeringClose implements Protocol {
             return;
         }
         try {
-            while (true) {
-                scratch.clear();
-                int n = wire.read(scratch);
-                if (n < 0 || (bytes += n) > MAX_BYTES) {
-                    close();
-                    return;
-                }
-                if (n == 0) {
-                    return;
-                }
+            // one read per turn, like a connection reading a request: a flood of refused uploads
+            // draining at once must not hold the loop away from the connections it serves
+            scratch.clear();
+            int n = wire.read(scratch);
+            if (n < 0 || (bytes += n) > MAX_BYTES) {
+                close();
             }
         } catch (IOException e) {
             close();

@@ -178,6 +178,28 @@ class Http1ConnectionTest {
     }
 
     @Test
+    void aLingeringCloseReadsOneBufferPerTurnAndStopsPastItsByteBound() {
+        start(Http1ConnectionTest::hello);
+        wire.feed("BAD\r\n\r\n").turn();
+        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        // a refused upload keeps coming: two hundred buffers' worth, more than the byte bound
+        String piece = "x".repeat(8 * 1024);
+        int pieces = 200;
+        for (int i = 0; i < pieces; i++) {
+            wire.feed(piece);
+        }
+        wire.turn();
+        // one read per turn: a flood of refused uploads drained at once must not keep the loop from
+        // the connections it serves (reading on until the socket is empty took it 100+ ms under load)
+        assertThat(wire.unreadFeeds()).isEqualTo(pieces - 1);
+        assertThat(wire.closed).isFalse();
+        wire.turnUntil(() -> wire.closed);
+        int read = pieces - wire.unreadFeeds();
+        assertThat((long) read * piece.length()).as("bytes dropped before closing")
+                .isGreaterThan(LingeringClose.MAX_BYTES).isLessThanOrEqualTo(LingeringClose.MAX_BYTES + piece.length());
+    }
+
+    @Test
     void anIdleConnectionPastTheIdleTimeoutClosesSilently() {
         start(Http1ConnectionTest::hello);
         wire.feed(GET_HELLO).turn();

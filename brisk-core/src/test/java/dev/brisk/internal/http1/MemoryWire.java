@@ -56,6 +56,11 @@ final class MemoryWire implements Wire {
         return this;
     }
 
+    /** How many of the peer's {@link #feed}s are not read yet (whole or in part). */
+    int unreadFeeds() {
+        return inbound.size();
+    }
+
     /** The peer half-closes. */
     MemoryWire endInput() {
         inputEnded = true;
