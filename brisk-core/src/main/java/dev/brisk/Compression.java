@@ -27,9 +27,12 @@ import java.util.Locale;
  * so caches keep the variants apart. A compressed answer gets {@code Content-Encoding}, and a strong
  * {@code ETag} becomes weak (the bytes differ from the identity representation's, the resource does
  * not; {@code If-None-Match} still validates it). A body given as bytes is compressed at once into
- * bytes ({@code Content-Length}); a stream ({@link Context#stream}, a large static file) is compressed
- * as it is sent, in chunks, each piece flushed so a slow producer's output is not held back. A
- * {@code HEAD} answer gets the same headers its {@code GET} would. Deflaters (zlib state, about 256 KiB
+ * bytes ({@code Content-Length}), and so is a static file of up to 256 KiB, read whole on the handler's
+ * thread (its {@code HEAD} answer then omits the length, which only compressing would tell). A stream
+ * ({@link Context#stream}, a larger file) is compressed as it is sent, in chunks: what its source has
+ * ready is compressed on without a flush, and whenever the source has nothing ready the output so far
+ * is flushed, so a slow producer's output is not held back. A {@code HEAD} answer otherwise gets the
+ * same headers its {@code GET} would. Deflaters (zlib state, about 256 KiB
  * each) are pooled, a few per core.
  *
  * <p>Brotli is not offered: no maintained pure-Java Brotli encoder exists, and brisk-core has no

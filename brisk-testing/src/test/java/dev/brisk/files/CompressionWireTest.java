@@ -15,6 +15,7 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(Engine.class)
 class CompressionWireTest {
     private static final String JSON = StaticTree.json();
+    /** Over the size a file is compressed whole at ({@code ResponseCompression.WHOLE_MAX}, 256 KiB). */
+    private static final String LARGE_JSON = JSON.repeat(3);
 
     @Parameter
     Engine engine;
@@ -69,6 +72,13 @@ class CompressionWireTest {
                 ctx.contentType("text/plain").stream(in);
             });
             cfg.staticFiles("/static", StaticFiles.directory(tree.root).precompressed(false));
+            try {
+                Path large = Files.createDirectories(tmp.resolve("large"));
+                Files.writeString(large.resolve("large.json"), LARGE_JSON);
+                cfg.staticFiles("/large", StaticFiles.directory(large));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         });
     }
 
@@ -225,12 +235,15 @@ class CompressionWireTest {
     }
 
     @Test
-    void aStaticFileWithoutSiblingIsCompressedAsItIsSent() {
+    void aStaticFileWithoutSiblingIsCompressedWholeWithItsLength() {
         try (BriskTestServer t = start(); RawConnection c = t.raw()) {
             c.send(get("/static/data.json", "Accept-Encoding: gzip"));
             RawConnection.Response r = c.read();
             assertThat(r.header("Content-Encoding")).isEqualTo("gzip");
-            assertThat(r.header("Transfer-Encoding")).isEqualTo("chunked");
+            // a file of modest size is encoded at once: one answer with its length, not a chunk per piece
+            assertThat(r.header("Transfer-Encoding")).isNull();
+            assertThat(r.header("Content-Length")).isEqualTo(String.valueOf(r.bodyBytes().length));
+            assertThat(r.bodyBytes().length).isLessThan(JSON.length() / 4);
             assertThat(r.header("Vary")).isEqualTo("Accept-Encoding");
             String weak = r.header("ETag");
             assertThat(weak).startsWith("W/\"");
@@ -244,6 +257,26 @@ class CompressionWireTest {
             c.send("HEAD /static/data.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n" + get("/small"));
             RawConnection.Response head = c.read(true);
             assertThat(head.header("Content-Encoding")).isEqualTo("gzip");
+            // the length of GET's body is known only once it is made: HEAD omits it (RFC 9110 9.3.2), and
+            // says nothing of chunks, which GET does not use
+            assertThat(head.header("Content-Length")).isNull();
+            assertThat(head.header("Transfer-Encoding")).isNull();
+            assertThat(c.read().body()).isEqualTo("x".repeat(1023));
+            c.send(get("/static/data.json", "Accept-Encoding: deflate"));
+            assertThat(new String(inflate(c.read().bodyBytes()), StandardCharsets.UTF_8)).isEqualTo(JSON);
+        }
+    }
+
+    @Test
+    void aLargeStaticFileIsCompressedAsItIsSent() {
+        try (BriskTestServer t = start(); RawConnection c = t.raw()) {
+            c.send(get("/large/large.json", "Accept-Encoding: gzip"));
+            RawConnection.Response r = c.read();
+            assertThat(r.header("Content-Encoding")).isEqualTo("gzip");
+            assertThat(r.header("Transfer-Encoding")).isEqualTo("chunked");
+            assertThat(new String(gunzip(r.bodyBytes()), StandardCharsets.UTF_8)).isEqualTo(LARGE_JSON);
+            c.send("HEAD /large/large.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n" + get("/small"));
+            RawConnection.Response head = c.read(true);
             assertThat(head.header("Transfer-Encoding")).isEqualTo("chunked");
             assertThat(c.read().body()).isEqualTo("x".repeat(1023));
         }

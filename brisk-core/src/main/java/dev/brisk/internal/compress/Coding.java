@@ -1,5 +1,6 @@
 package dev.brisk.internal.compress;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.zip.CRC32;
@@ -84,6 +85,68 @@ public final class Coding {
             }
         } finally {
             deflaters.release(d);
+        }
+        if (gzip) {
+            if (out.length - n < 8) {
+                out = Arrays.copyOf(out, n + 8);
+            }
+            n = trailer(out, n, crc.getValue(), length);
+        }
+        return ByteBuffer.wrap(out, 0, n);
+    }
+
+    /**
+     * {@return all {@code length} bytes of {@code in} encoded, as one deflate stream without flushes}
+     * Reads {@code in} in 16 KiB pieces with a pooled deflater and pooled buffers, so what it allocates
+     * is the encoded bytes alone; does not close {@code in}.
+     *
+     * @throws IOException when {@code in} fails, or ends before {@code length} bytes (a file that shrank)
+     */
+    public ByteBuffer encode(java.io.InputStream in, long length) throws IOException {
+        if (length < 0 || length > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("length out of range: " + length);
+        }
+        // deflate's worst case: stored blocks, 5 bytes each per 16 KiB, plus the framing
+        int bound = (int) (length + 5 * (length / 16_384 + 1) + 32);
+        byte[] out = new byte[(int) Math.min(bound, Math.max(64, length / 4 + 32))];
+        int n = 0;
+        if (gzip) {
+            System.arraycopy(GZIP_HEADER, 0, out, 0, GZIP_HEADER.length);
+            n = GZIP_HEADER.length;
+        }
+        CRC32 crc = gzip ? new CRC32() : null;
+        Deflater d = deflaters.acquire();
+        byte[] piece = deflaters.acquireBuffers();
+        try {
+            long left = length;
+            while (!d.finished()) {
+                if (d.needsInput() && left > 0) {
+                    int r = in.read(piece, 0, (int) Math.min(EncodingStream.PIECE, left));
+                    if (r < 0) {
+                        throw new IOException("the body ended after " + (length - left) + " of its " + length + " bytes");
+                    }
+                    if (crc != null) {
+                        crc.update(piece, 0, r);
+                    }
+                    d.setInput(piece, 0, r);
+                    left -= r;
+                    if (left == 0) {
+                        d.finish();
+                    }
+                    continue;
+                }
+                if (left == 0 && d.needsInput() && !d.finished()) {
+                    d.finish(); // an empty body
+                }
+                if (n == out.length) {
+                    // up to the bound at most, doubling; past it (it should not be) by 1 KiB rather than never
+                    out = Arrays.copyOf(out, Math.max(out.length + 1024, (int) Math.min((long) bound, 2L * out.length)));
+                }
+                n += d.deflate(out, n, out.length - n);
+            }
+        } finally {
+            deflaters.release(d);
+            deflaters.releaseBuffers(piece);
         }
         if (gzip) {
             if (out.length - n < 8) {

@@ -5,13 +5,15 @@ import java.util.zip.Deflater;
 
 /**
  * Reusable {@link Deflater}s of one level and framing: a deflater holds about 256 KiB of native zlib
- * state, too much to make and end per response. A bounded pool: what is not free when asked for is
+ * state, too much to make and end per response; and the encoding streams' buffers with them. A bounded pool: what is not free when asked for is
  * made, and what does not fit back is ended, so the pool never holds more than its bound. Thread-safe.
  */
 public final class Deflaters {
     private final int level;
     private final boolean raw;
     private final ArrayBlockingQueue<Deflater> free;
+    /** Buffer pairs for {@link EncodingStream}s, pooled as the deflaters are (32 KiB each). */
+    private final ArrayBlockingQueue<byte[]> freeBuffers;
 
     /**
      * @param level 1 (fastest) to 9 (smallest)
@@ -21,6 +23,23 @@ public final class Deflaters {
         this.level = level;
         this.raw = raw;
         this.free = new ArrayBlockingQueue<>(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
+        this.freeBuffers = new ArrayBlockingQueue<>(free.remainingCapacity());
+    }
+
+    /** {@return an encoding stream's buffer pair; give it back with {@link #releaseBuffers}} */
+    byte[] acquireBuffers() {
+        byte[] b = freeBuffers.poll();
+        return b != null ? b : new byte[EncodingStream.BUFFERS];
+    }
+
+    /** {@return how many buffer pairs are free in the pool} */
+    int freeBuffers() {
+        return freeBuffers.size();
+    }
+
+    /** Takes back a buffer pair from {@link #acquireBuffers}; dropped when the pool is full. */
+    void releaseBuffers(byte[] b) {
+        freeBuffers.offer(b);
     }
 
     /** {@return a deflater ready for new input; give it back with {@link #release}} */

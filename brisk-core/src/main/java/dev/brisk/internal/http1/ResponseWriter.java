@@ -134,7 +134,7 @@ final class ResponseWriter {
             stream = null;
             length = ResponseEncoder.NO_LENGTH;
         } else if (stream instanceof SizedBody sized) {
-            length = sized.length();
+            length = sized.length() >= 0 ? sized.length() : ResponseEncoder.NO_LENGTH; // -1: UnsentBody.unknownLength
             if (headRequest) {
                 Exchange.closeQuietly(stream);
                 stream = null;

@@ -4,7 +4,10 @@ import dev.brisk.Compression;
 import dev.brisk.internal.compress.Coding;
 import dev.brisk.internal.compress.EncodingStream;
 import dev.brisk.internal.files.SizedBody;
+import dev.brisk.internal.files.UnsentBody;
 import dev.brisk.internal.http.AcceptEncoding;
+import dev.brisk.internal.transport.LoopThread;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +21,12 @@ import java.util.Locale;
  * with its encoding. Stateless.
  */
 final class ResponseCompression {
+    /**
+     * The largest sized stream encoded whole on the handler's thread (not on a loop's: there the
+     * stream is encoded as it is sent); larger ones are encoded as they are sent, in bounded buffers.
+     */
+    static final long WHOLE_MAX = 256 * 1024;
+
     private ResponseCompression() {
     }
 
@@ -53,7 +62,22 @@ final class ResponseCompression {
             return;
         }
         Coding coding = name.equals("gzip") ? Coding.gzip(c.level()) : Coding.deflate(c.level());
-        if (stream != null) {
+        boolean whole = stream != null && size <= WHOLE_MAX && !(Thread.currentThread() instanceof LoopThread);
+        if (whole && stream instanceof UnsentBody) {
+            ex.encodedStream(UnsentBody.unknownLength()); // HEAD: its GET's length is known only once encoded
+        } else if (whole) {
+            // a sized stream (a file) of modest size is encoded here and now, as bytes: one write of the
+            // answer with its Content-Length, instead of a pump's hand-offs between threads per piece
+            // (a 100 KiB JSON file: 16 context switches per request, and 15 % more CPU, before)
+            try {
+                ex.encodedWhole(coding.encode(stream, size));
+            } catch (IOException e) {
+                // part of the body is read already: it cannot go out as it is
+                System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "reading a body to compress it failed", e);
+                ex.status(500).text("Internal Server Error");
+                return;
+            }
+        } else if (stream != null) {
             ex.encodedStream(new EncodingStream(stream, coding));
         } else {
             ex.encodedBody(coding.encode(body(ex)));

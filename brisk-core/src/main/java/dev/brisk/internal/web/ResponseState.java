@@ -130,6 +130,16 @@ abstract class ResponseState implements Context {
     }
 
     /**
+     * Replaces the body stream with its encoded bytes (compression), closing the stream (which the
+     * encoding has read whole). Content type and headers stay.
+     */
+    void encodedWhole(ByteBuffer encoded) {
+        closeQuietly(responseStream);
+        responseStream = null;
+        encodedBody(encoded);
+    }
+
+    /**
      * Replaces the body stream with its encoding stream (compression), which owns the old one now: it is
      * not closed here. Content type and headers stay.
      */

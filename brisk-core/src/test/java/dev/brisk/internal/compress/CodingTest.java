@@ -100,4 +100,123 @@ class CodingTest {
         var b = c.deflaters().acquire();
         assertThat(a).isNotSameAs(b);
     }
+
+    /** A producer's stream: nothing ever "available", so the encoder cannot know whether the next read waits. */
+    private static InputStream producer(byte[] in, int piece) {
+        return new ByteArrayInputStream(in) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, piece));
+            }
+
+            @Override
+            public synchronized int available() {
+                return 0;
+            }
+        };
+    }
+
+    private static java.util.List<byte[]> pieces(EncodingStream s) throws IOException {
+        java.util.List<byte[]> pieces = new java.util.ArrayList<>();
+        byte[] buf = new byte[64 * 1024];
+        int r;
+        while ((r = s.read(buf, 0, buf.length)) >= 0) {
+            pieces.add(java.util.Arrays.copyOf(buf, r));
+        }
+        return pieces;
+    }
+
+    private static byte[] joined(java.util.List<byte[]> pieces) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        pieces.forEach(out::writeBytes);
+        return out.toByteArray();
+    }
+
+    @Test
+    void aSourceWithEverythingReadyIsEncodedInFewLargePieces() throws IOException {
+        byte[] in = data(200_000, false);
+        try (EncodingStream s = new EncodingStream(new ByteArrayInputStream(in), Coding.gzip(Compression.DEFAULT_LEVEL))) {
+            var pieces = pieces(s);
+            // flushed per 16 KiB read, it came out in 14 pieces, the gzip header alone in the first
+            assertThat(pieces).as("pieces").hasSizeLessThanOrEqualTo(2);
+            assertThat(decode(joined(pieces), true)).isEqualTo(in);
+        }
+    }
+
+    @Test
+    void aProducersEveryPieceIsFlushedBeforeTheNextReadAndTheHeaderComesAtOnce() throws IOException {
+        byte[] in = data(50_000, false);
+        int piece = 5_000;
+        try (EncodingStream s = new EncodingStream(producer(in, piece), Coding.gzip(Compression.DEFAULT_LEVEL))) {
+            byte[] buf = new byte[64 * 1024];
+            int first = s.read(buf, 0, buf.length);
+            assertThat(first).as("the gzip header, before the producer is waited on").isEqualTo(Coding.GZIP_HEADER.length);
+            ByteArrayOutputStream sent = new ByteArrayOutputStream();
+            sent.write(buf, 0, first);
+            for (int k = 1; k <= in.length / piece; k++) {
+                int r = s.read(buf, 0, buf.length);
+                sent.write(buf, 0, r);
+                // what was sent so far decodes to the pieces read so far: each was flushed
+                java.util.zip.Inflater inf = new java.util.zip.Inflater(true);
+                byte[] all = sent.toByteArray();
+                inf.setInput(all, Coding.GZIP_HEADER.length, all.length - Coding.GZIP_HEADER.length);
+                byte[] got = new byte[in.length];
+                int n;
+                try {
+                    n = inf.inflate(got);
+                } catch (java.util.zip.DataFormatException e) {
+                    throw new AssertionError(e);
+                } finally {
+                    inf.end();
+                }
+                assertThat(n).as("bytes decodable after piece %d", k).isEqualTo(k * piece);
+            }
+            sent.writeBytes(joined(pieces(s)));
+            assertThat(decode(sent.toByteArray(), true)).isEqualTo(in);
+        }
+    }
+
+    @Test
+    void aCloseDuringAReadLeavesThePooledPartsToTheRead() throws IOException {
+        Coding c = Coding.deflate(4);
+        EncodingStream[] stream = new EncodingStream[1];
+        int[] freeDuringRead = new int[1];
+        InputStream source = new ByteArrayInputStream(new byte[100]) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                try {
+                    stream[0].close(); // as another thread's close would, while this read runs
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                freeDuringRead[0] = c.deflaters().freeBuffers();
+                return super.read(b, off, len);
+            }
+        };
+        int before = c.deflaters().freeBuffers();
+        stream[0] = new EncodingStream(source, c);
+        int taken = c.deflaters().freeBuffers();
+        stream[0].read(new byte[1024], 0, 1024);
+        assertThat(freeDuringRead[0]).as("still in use by the read").isEqualTo(taken);
+        assertThat(c.deflaters().freeBuffers()).as("given back by the read, once").isEqualTo(Math.max(before, taken + 1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stream[0].read(new byte[10], 0, 10))
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void sizedStreamsAreEncodedWholeAndAShortOneIsAnError() throws IOException {
+        for (boolean gzip : new boolean[] {true, false}) {
+            Coding c = gzip ? Coding.gzip(Compression.DEFAULT_LEVEL) : Coding.deflate(Compression.DEFAULT_LEVEL);
+            for (int n : SIZES) {
+                for (boolean random : new boolean[] {false, true}) {
+                    byte[] in = data(n, random);
+                    // read in small pieces, as a file may be
+                    byte[] encoded = bytes(c.encode(producer(in, 1000), n));
+                    assertThat(decode(encoded, gzip)).as("%s, %d bytes, random %s", c.name(), n, random).isEqualTo(in);
+                }
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.encode(new ByteArrayInputStream(new byte[100]), 101))
+                    .isInstanceOf(IOException.class).hasMessageContaining("100 of its 101");
+        }
+    }
 }
