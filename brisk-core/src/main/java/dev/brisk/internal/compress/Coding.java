@@ -108,53 +108,65 @@ public final class Coding {
         }
         // deflate's worst case: stored blocks, 5 bytes each per 16 KiB, plus the framing
         int bound = (int) (length + 5 * (length / 16_384 + 1) + 32);
-        byte[] out = new byte[(int) Math.min(bound, Math.max(64, length / 4 + 32))];
-        int n = 0;
-        if (gzip) {
-            System.arraycopy(GZIP_HEADER, 0, out, 0, GZIP_HEADER.length);
-            n = GZIP_HEADER.length;
-        }
         CRC32 crc = gzip ? new CRC32() : null;
         Deflater d = deflaters.acquire();
-        byte[] piece = deflaters.acquireBuffers();
+        byte[] pair = deflaters.acquireBuffers(); // input in the first half; output in the second, until it overflows
+        int base = EncodingStream.PIECE;
+        byte[] out = pair;
+        int n = base;
+        if (gzip) {
+            System.arraycopy(GZIP_HEADER, 0, out, n, GZIP_HEADER.length);
+            n += GZIP_HEADER.length;
+        }
         try {
             long left = length;
+            if (left == 0) {
+                d.finish();
+            }
             while (!d.finished()) {
                 if (d.needsInput() && left > 0) {
-                    int r = in.read(piece, 0, (int) Math.min(EncodingStream.PIECE, left));
+                    int r = in.read(pair, 0, (int) Math.min(EncodingStream.PIECE, left));
                     if (r < 0) {
                         throw new IOException("the body ended after " + (length - left) + " of its " + length + " bytes");
                     }
                     if (crc != null) {
-                        crc.update(piece, 0, r);
+                        crc.update(pair, 0, r);
                     }
-                    d.setInput(piece, 0, r);
+                    d.setInput(pair, 0, r);
                     left -= r;
                     if (left == 0) {
                         d.finish();
                     }
                     continue;
                 }
-                if (left == 0 && d.needsInput() && !d.finished()) {
-                    d.finish(); // an empty body
-                }
                 if (n == out.length) {
-                    // up to the bound at most, doubling; past it (it should not be) by 1 KiB rather than never
-                    out = Arrays.copyOf(out, Math.max(out.length + 1024, (int) Math.min((long) bound, 2L * out.length)));
+                    // past the pooled half: an array of its own, up to the bound at most (past it, should it
+                    // ever be, by 1 KiB rather than never)
+                    int size = Math.max(n - base + 1024, (int) Math.min((long) bound, 2L * (n - base)));
+                    byte[] grown = new byte[size];
+                    System.arraycopy(out, base, grown, 0, n - base);
+                    n -= base;
+                    base = 0;
+                    out = grown;
                 }
                 n += d.deflate(out, n, out.length - n);
             }
+            if (gzip) {
+                if (out.length - n < 8) {
+                    byte[] grown = new byte[n - base + 8];
+                    System.arraycopy(out, base, grown, 0, n - base);
+                    n -= base;
+                    base = 0;
+                    out = grown;
+                }
+                n = trailer(out, n, crc.getValue(), length);
+            }
+            // what was encoded in the pooled half is copied out at its size: the only allocation
+            return out == pair ? ByteBuffer.wrap(Arrays.copyOfRange(pair, base, n)) : ByteBuffer.wrap(out, 0, n);
         } finally {
             deflaters.release(d);
-            deflaters.releaseBuffers(piece);
+            deflaters.releaseBuffers(pair);
         }
-        if (gzip) {
-            if (out.length - n < 8) {
-                out = Arrays.copyOf(out, n + 8);
-            }
-            n = trailer(out, n, crc.getValue(), length);
-        }
-        return ByteBuffer.wrap(out, 0, n);
     }
 
     /** Writes the gzip trailer (CRC-32 and input length mod 2^32, little-endian) at {@code at}; returns the end. */
