@@ -1,5 +1,7 @@
 package dev.brisk;
 
+import dev.brisk.internal.compress.Coding;
+import dev.brisk.internal.http.AcceptEncoding;
 import java.util.List;
 import java.util.Locale;
 
@@ -209,6 +211,35 @@ public final class Compression implements Middleware {
             return true;
         }
         return sub.startsWith("*+") && type.endsWith(sub.substring(1)); // application/*+json
+    }
+
+    /**
+     * {@return whether an {@code Accept-Encoding} value admits {@code coding}} By q-value, as the
+     * middleware decides: {@code *} counts, {@code x-gzip} is {@code gzip}, {@code q=0} or a malformed
+     * weight refuses; no header admits nothing. For a handler that keeps encoded forms of its own.
+     *
+     * @param acceptEncoding the request's header value, or null
+     * @param coding {@code gzip} or {@code deflate} (any case)
+     */
+    public static boolean accepts(String acceptEncoding, String coding) {
+        return acceptEncoding != null && AcceptEncoding.q(acceptEncoding, coding.toLowerCase(Locale.ROOT)) > 0;
+    }
+
+    /**
+     * {@return {@code data}'s remaining bytes in the gzip format, at {@code level}} Made with the
+     * deflaters the middleware pools, for a handler that encodes a body once and keeps it (a cache),
+     * then answers with it and {@code Content-Encoding: gzip} itself. {@code data}'s position is not
+     * moved.
+     *
+     * @param data the bytes to encode, from its position to its limit
+     * @param level 1 (fastest) to 9 (smallest)
+     * @throws IllegalArgumentException when the level is out of range
+     */
+    public static java.nio.ByteBuffer gzip(java.nio.ByteBuffer data, int level) {
+        if (level < 1 || level > 9) {
+            throw new IllegalArgumentException("level must be 1..9: " + level);
+        }
+        return Coding.gzip(level).encode(data);
     }
 
     /** Marks the request, so its answer is compressed by these settings once it is complete. */

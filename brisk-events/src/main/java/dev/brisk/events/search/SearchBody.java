@@ -1,11 +1,7 @@
 package dev.brisk.events.search;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.brisk.Compression;
 import java.nio.ByteBuffer;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * One rendered {@code /search} body and, made on first demand and then kept with it, its gzip form:
@@ -92,24 +88,12 @@ public final class SearchBody {
     }
 
     private static byte[] compress(ByteBuffer data) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(data.remaining() / 6 + 64);
-        try (GZIPOutputStream gz = new GZIPOutputStream(out, 16 * 1024) {
-            {
-                // fast level: the JSON is repetitive enough that level 1 already gains most of it
-                def.setLevel(Deflater.BEST_SPEED);
-            }
-        }) {
-            ByteBuffer src = data.duplicate();
-            byte[] piece = new byte[16 * 1024];
-            while (src.hasRemaining()) {
-                int n = Math.min(piece.length, src.remaining());
-                src.get(piece, 0, n);
-                gz.write(piece, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // cannot happen writing to memory
-        }
-        return out.toByteArray();
+        // the fastest level: the JSON is repetitive enough that level 1 already gains most of it; the
+        // core's encoder, with the deflaters its compression middleware pools
+        ByteBuffer g = Compression.gzip(data, 1);
+        byte[] out = new byte[g.remaining()];
+        g.get(out);
+        return out;
     }
 
     /**
@@ -117,29 +101,6 @@ public final class SearchBody {
      * {@code q} is not zero (RFC 9110 §12.5.3).
      */
     public static boolean acceptsGzip(String acceptEncoding) {
-        if (acceptEncoding == null) {
-            return false;
-        }
-        for (String part : acceptEncoding.split(",")) {
-            String[] fields = part.split(";");
-            String coding = fields[0].strip();
-            if (coding.equalsIgnoreCase("gzip") || coding.equalsIgnoreCase("x-gzip") || coding.equals("*")) {
-                boolean zero = false;
-                for (int i = 1; i < fields.length; i++) {
-                    String p = fields[i].strip();
-                    if (p.regionMatches(true, 0, "q=", 0, 2)) {
-                        try {
-                            zero = Double.parseDouble(p.substring(2).strip()) <= 0;
-                        } catch (NumberFormatException e) {
-                            zero = true; // a malformed weight is not consent
-                        }
-                    }
-                }
-                if (!zero) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return Compression.accepts(acceptEncoding, "gzip");
     }
 }
