@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Forms on the wire, on every engine: urlencoded fields decoded strictly, multipart bodies read part by
  * part or stored (large parts in temporary files that are gone once the handler returns, however it
- * ends), and hostile bodies refused with the right status: 10,000 parts, no boundary, a boundary never
+ * ends, or once the answer made of one is sent), and hostile bodies refused with the right status: 10,000 parts, no boundary, a boundary never
  * closed, huge part headers, a body trickled one byte per read.
  */
 @ParameterizedClass
@@ -92,6 +92,9 @@ class FormsWireTest {
             throw new IllegalStateException("handler failed after storing its parts");
         }).maxBodySize(4L << 20);
         cfg.get("/hello", ctx -> ctx.text("hello"));
+        // a stored part sent back as the answer: read after the handler returned, while it is sent
+        cfg.post("/echo-part", ctx -> ctx.contentType("application/octet-stream")
+                .stream(ctx.part(ctx.queryParam("name")).content())).maxBodySize(4L << 20);
     }
 
     private static String streamed(Context ctx) throws IOException {
@@ -185,6 +188,24 @@ class FormsWireTest {
         }
         assertThat(t.app().metrics().bodySpoolReserved()).as("spool disk reserved").isZero();
         BodyBudgetTest.awaitNoneReserved(t);
+    }
+
+    @Test
+    void aStoredPartSentAsTheAnswerIsWholeAndGivenBackOnceSent() throws Exception {
+        try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
+            byte[] small = random(1000, 5);
+            byte[] large = random(300 * KIB, 6); // over form-spool-threshold: in a file
+            byte[] form = new Form().file("small", "s.bin", small).file("large", "l.bin", large).end();
+            for (int round = 0; round < 2; round++) {
+                RawConnection.Response r = post(c, "/echo-part?name=large", form);
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.bodyBytes()).as("the spooled part, read after its handler returned").isEqualTo(large);
+                awaitNothingHeld(t);
+                RawConnection.Response m = post(c, "/echo-part?name=small", form);
+                assertThat(m.bodyBytes()).as("the part held in memory").isEqualTo(small);
+                awaitNothingHeld(t);
+            }
+        }
     }
 
     // ---- urlencoded ----------------------------------------------------------------------------

@@ -121,7 +121,7 @@ final class StoredParts {
 
         @Override
         public InputStream content() {
-            return body.stream();
+            return new PartContent(body);
         }
 
         @Override

@@ -33,6 +33,9 @@ final class ChainRunner {
             }
         }
         failures.errorPage(ex);
+        if (ex.responseStream() instanceof dev.brisk.internal.form.PartContent part) {
+            part.hold(); // a stored part sent as the answer outlives the handler, until it is sent
+        }
         try {
             ResponseCompression.apply(ex);
         } catch (RuntimeException e) {
