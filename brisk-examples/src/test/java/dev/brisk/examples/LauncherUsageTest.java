@@ -85,6 +85,8 @@ class LauncherUsageTest {
                 help("Usage: ./brisk bench --overload", "bench/overload.sh", "--help"),
                 help("Usage: ./brisk bench --metrics-cost", "bench/metrics-cost.sh", "--help"),
                 help("Usage: ./brisk bench --hostile-bodies", "bench/hostile-bodies.sh", "--help"),
+                help("Usage: ./brisk bench --tls-handshakes", "bench/tls-handshakes.sh", "--help"),
+                help("Usage: ./brisk bench --tls-handshakes", "./brisk", "bench", "--tls-handshakes", "--help"),
                 help("Usage: ./brisk demo --cluster", "bench/cluster-demo.sh", "--help"),
                 help("Usage: ./brisk bench --cluster [", "bench/cluster.sh", "--help"),
                 help("Usage: ./brisk bench --cluster-failover", "bench/cluster-failover.sh", "--help"));
@@ -129,6 +131,8 @@ class LauncherUsageTest {
                         "bench/events.sh", "--foo"),
                 mistake("brisk: --io must be nio, blocking or uring for 'bench --hostile-bodies'; see ./brisk bench --hostile-bodies --help",
                         "./brisk", "bench", "--hostile-bodies", "--io", "epoll"),
+                mistake("brisk: --tls must be 1.3 or 1.2 for 'bench --tls-handshakes'; see ./brisk bench --tls-handshakes --help",
+                        "./brisk", "bench", "--tls-handshakes", "--tls", "1.1"),
                 mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "bench/harness.sh", "--foo"),
                 mistake("brisk: unknown option --foo for 'demo'; see ./brisk demo --help", "./brisk", "demo", "--cluster", "--foo"),
                 mistake("brisk: unknown option --foo for 'bench --cluster'; see ./brisk bench --cluster --help",
