@@ -74,11 +74,9 @@ public final class HostileBodies {
         Map<String, List<Long>> answerMillis = new ConcurrentHashMap<>();
         List<Long> helloNanos = new ArrayList<>();
         AtomicBoolean loading = new AtomicBoolean(true);
-        Thread prober = Thread.ofPlatform().name("hello-prober").start(() -> {
-            if (probing) {
-                probe(port, loading, helloNanos, new ArrayList<>());
-            }
-        });
+        Thread prober = probing
+                ? Thread.ofPlatform().name("hello-prober").start(() -> probe(port, loading, helloNanos, new ArrayList<>()))
+                : null;
 
         long start = System.nanoTime();
         int total = groups.stream().mapToInt(Group::count).sum();
@@ -108,7 +106,9 @@ public final class HostileBodies {
         boolean finished = done.await(180, TimeUnit.SECONDS);
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         loading.set(false);
-        prober.join(TIMEOUT_MS);
+        if (prober != null) {
+            prober.join(TIMEOUT_MS);
+        }
 
         for (Group g : groups) {
             Map<String, LongAdder> s = new TreeMap<>(statuses.getOrDefault(g.name(), Map.of()));

@@ -26,13 +26,11 @@ public final class PartContent extends FilterInputStream {
         this.body = body;
     }
 
-    /** The stream is the response's body: its part stays until it is closed. Once; false if given back already. */
-    public boolean hold() {
-        if (held.get() || !body.retain()) {
-            return false;
+    /** The stream is the response's body: its part stays until it is closed. At most once; nothing if given back already. */
+    public void hold() {
+        if (!held.get() && body.retain()) {
+            held.set(true);
         }
-        held.set(true);
-        return true;
     }
 
     @Override
