@@ -84,10 +84,26 @@ public final class Dashboard implements PollListener {
         // the same figures pushed once a second as Server-Sent Events (the page's EventSource); a proxy
         // such as nginx is asked not to buffer them
         cfg.get("/dashboard/stream", ctx -> ctx.header("X-Accel-Buffering", "no").sse(sink -> {
-            while (sink.data(data())) {
-                java.util.concurrent.locks.LockSupport.parkNanos(PUSH_NANOS);
+            while (sink.data(data()) && waitOnePush()) {
+                // next figures
             }
         }));
+    }
+
+    /**
+     * Waits one push period on the calling (virtual) thread; false if it was interrupted. A deadline
+     * loop, since {@code parkNanos} may return early (a permit left by the sink's own write wake-up,
+     * or spuriously).
+     */
+    private static boolean waitOnePush() {
+        long next = System.nanoTime() + PUSH_NANOS;
+        for (long left = PUSH_NANOS; left > 0; left = next - System.nanoTime()) {
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
+        return true;
     }
 
     @Override
