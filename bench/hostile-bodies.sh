@@ -17,6 +17,7 @@
 #   --slow-rate B/s  the slow uploads' pace (default 4096: above the server's min-body-rate; below it,
 #             e.g. 100, they are answered 408 at the end of rate-grace)
 #   --min-body-rate B/s  the server's min-body-rate (default: its own default, 240; 0: none)
+# Extra JVM flags for the server (after the script's own): BRISK_JAVA_OPTS="-Xlog:gc:file=gc.log ...".
 # Output: bench/results/hostile-bodies-<timestamp>/ (summary.txt, client.txt, metrics.txt, heap.txt, server.log).
 set -euo pipefail
 
@@ -62,7 +63,7 @@ OUT="bench/results/hostile-bodies-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
 PORT=18082
 METRICS_PORT=19092
-{ describe_machine; echo "server: -Xmx$HEAP io=$IO spool=$([ "$SPOOL" = 1 ] && echo on || echo off) min-body-rate=${MIN_BODY_RATE:-default}"
+{ describe_machine; echo "server: -Xmx$HEAP ${BRISK_JAVA_OPTS:+$BRISK_JAVA_OPTS }io=$IO spool=$([ "$SPOOL" = 1 ] && echo on || echo off) min-body-rate=${MIN_BODY_RATE:-default}"
   echo "client: slow uploads at $SLOW_RATE B/s"; } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
 
@@ -70,7 +71,7 @@ SERVER_ENV=(BRISK_BODY_SPOOL_DISK=0)
 [ "$SPOOL" = 1 ] && SERVER_ENV=()
 [ -n "$MIN_BODY_RATE" ] && SERVER_ENV+=(BRISK_MIN_BODY_RATE="$MIN_BODY_RATE")
 env BRISK_PORT=$PORT BRISK_METRICS_PORT=$METRICS_PORT BRISK_IO="$IO" "${SERVER_ENV[@]}" \
-  "${PIN_SERVER[@]}" "$JAVA" -Xmx"$HEAP" -XX:+UseG1GC -cp "$EX_CP" dev.brisk.examples.ExampleApp \
+  "${PIN_SERVER[@]}" "$JAVA" -Xmx"$HEAP" -XX:+UseG1GC ${BRISK_JAVA_OPTS:-} -cp "$EX_CP" dev.brisk.examples.ExampleApp \
   > "$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 trap 'stop_pid "$SERVER_PID"' EXIT

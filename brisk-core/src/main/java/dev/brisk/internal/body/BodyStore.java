@@ -17,6 +17,8 @@ public final class BodyStore {
     private final ByteBudget disk;
     private final long spoolThreshold;
     private final Path dir;
+    /** G1's region size as this heap's ergonomics choose it; arrays of half of it or more are humongous. */
+    private final long region;
 
     public BodyStore(ServerOptions o) {
         this(o.bodyMemoryBudget(), o.bodySpoolThreshold(), o.bodySpoolDisk(), o.bodySpoolDir());
@@ -24,10 +26,51 @@ public final class BodyStore {
 
     /** @param dir where spooled bodies go; empty: {@code java.io.tmpdir} */
     public BodyStore(long memoryBudget, long spoolThreshold, long spoolDisk, String dir) {
+        this(memoryBudget, spoolThreshold, spoolDisk, dir, regionSize(Runtime.getRuntime().maxMemory()));
+    }
+
+    /**
+     * A store whose memory costs are counted for heap regions of {@code region} bytes.
+     *
+     * @param memoryBudget request-body memory all connections may hold together
+     * @param spoolThreshold a buffered body larger than this goes to a file
+     * @param spoolDisk disk all spooled bodies may take together; 0: never spool
+     * @param dir where spooled bodies go; empty: {@code java.io.tmpdir}
+     * @param region the heap region size arrays are counted in (a power of two)
+     */
+    public BodyStore(long memoryBudget, long spoolThreshold, long spoolDisk, String dir, long region) {
+        this.region = region;
         this.memory = new ByteBudget(memoryBudget);
         this.disk = new ByteBudget(spoolDisk);
         this.spoolThreshold = spoolThreshold;
         this.dir = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
+    }
+
+    /**
+     * G1's region size for a heap of at most {@code maxHeap} bytes, as HotSpot's ergonomics pick it when
+     * {@code G1HeapRegionSize} is not set: the heap over 2,048 regions, rounded up to a power of two,
+     * between 1 and 32 MiB. Under another collector the count below errs on the side of holding less.
+     */
+    static long regionSize(long maxHeap) {
+        long target = maxHeap == Long.MAX_VALUE ? 32L << 20 : Math.max(1, maxHeap / 2048);
+        long pow = Long.highestOneBit(target);
+        if (pow < target) {
+            pow <<= 1;
+        }
+        return Math.min(32L << 20, Math.max(1L << 20, pow));
+    }
+
+    /**
+     * What a byte array of {@code n} bytes takes of the heap, the figure the memory budget counts: its
+     * length while it is small; once it is humongous (half a region or more with its header), the whole
+     * regions it occupies, which no other object shares. A 1 MiB body in 1 MiB regions takes 2 MiB.
+     */
+    long arrayCost(long n) {
+        long withHeader = n + 16;
+        if (withHeader < region / 2) {
+            return n;
+        }
+        return (withHeader + region - 1) / region * region;
     }
 
     /** The request-body memory all connections share. */

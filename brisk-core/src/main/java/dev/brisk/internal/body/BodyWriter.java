@@ -69,12 +69,13 @@ public final class BodyWriter implements BodySink {
                 throw ioFailure(e);
             }
         } else if (declared >= 0) {
-            if (!store.memory().tryReserve(declared)) {
+            long cost = store.arrayCost(declared);
+            if (!store.memory().tryReserve(cost)) {
                 return refusal = ShedReason.BODY_MEMORY;
             }
-            held = new HeldBody(store.memory(), declared);
+            held = new HeldBody(store, declared, cost);
         } else {
-            held = new HeldBody(store.memory(), -1);
+            held = new HeldBody(store, -1, 0);
         }
         return null;
     }

@@ -8,23 +8,25 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * A buffered request body in memory, every byte of it counted against the memory budget.
+ * A buffered request body in memory, every byte of it counted against the memory budget as the heap
+ * holds it ({@link BodyStore#arrayCost}: a humongous array counts its whole regions).
  *
  * <p>Growth: a declared length gets one array of exactly that length, reserved in full before any of
  * the body is read and allocated when its first byte arrives. A chunked body grows by segments, each
- * reserved as it is allocated and about as large as the body so far (8 KiB first, 1 MiB at most):
- * nothing is copied while it grows, and only the last segment's tail is unused. {@link #bytes} returns
- * a single full array as it is, and otherwise assembles one array once (reserving it first, then giving
- * the segments back).
+ * reserved as it is allocated and about as large as the body so far (8 KiB first, 256 KiB at most, so
+ * that no segment is humongous on any G1 heap): nothing is copied while it grows, and only the last
+ * segment's tail is unused. {@link #bytes} returns a single full array as it is, and otherwise
+ * assembles one array once (reserving it first, then giving the segments back).
  *
  * <p>Threads: {@link #append} on the connection's loop before the body is handed over; then the
  * {@link RequestBody} contract.
  */
 final class HeldBody implements RequestBody {
     static final int FIRST_SEGMENT = 8 * 1024;
-    static final int MAX_SEGMENT = 1 << 20;
+    static final int MAX_SEGMENT = 256 * 1024;
     private static final byte[] EMPTY = new byte[0];
 
+    private final BodyStore store;
     private final ByteBudget budget;
     /** The declared length, or -1 for a chunked body. */
     private final long declared;
@@ -42,20 +44,23 @@ final class HeldBody implements RequestBody {
     private byte[] whole;
 
     /**
-     * @param declared the declared length, whose reservation the caller has already taken; -1 for a
-     *     chunked body, which reserves as it grows
+     * @param store    where the memory budget and its costs come from
+     * @param declared the declared length; -1 for a chunked body, which reserves as it grows
+     * @param reserved what the caller has already reserved for a declared body (its array's cost); 0
+     *     when chunked
      */
-    HeldBody(ByteBudget budget, long declared) {
-        this.budget = budget;
+    HeldBody(BodyStore store, long declared, long reserved) {
+        this.store = store;
+        this.budget = store.memory();
         this.declared = declared;
-        this.reserved = Math.max(declared, 0);
+        this.reserved = reserved;
     }
 
-    /** Appends {@code b[off..off+len)}; false when the budget cannot take the memory it needs. */
     private byte[] segment(int i) {
         return i == 0 ? first : rest[i - 1];
     }
 
+    /** Appends {@code b[off..off+len)}; false when the budget cannot take the memory it needs. */
     boolean append(byte[] b, int off, int len) {
         while (len > 0) {
             if (count == 0 || lastUsed == segment(count - 1).length) {
@@ -80,10 +85,11 @@ final class HeldBody implements RequestBody {
             capacity = (int) (declared - size); // the first byte: the whole declared body, reserved already
         } else {
             capacity = (int) Math.min(MAX_SEGMENT, Math.max(FIRST_SEGMENT, size));
-            if (!budget.tryReserve(capacity)) {
+            long cost = store.arrayCost(capacity);
+            if (!budget.tryReserve(cost)) {
                 return false;
             }
-            reserved += capacity;
+            reserved += cost;
         }
         byte[] seg = new byte[capacity];
         if (count == 0) {
@@ -132,7 +138,8 @@ final class HeldBody implements RequestBody {
         } else if (count == 1 && lastUsed == first.length) {
             w = first;
         } else {
-            if (!budget.tryReserve(size)) {
+            long cost = store.arrayCost(size);
+            if (!budget.tryReserve(cost)) {
                 throw new BodyUnavailableException("Service Unavailable: no request-body memory free to assemble "
                         + "the body, retry shortly");
             }
@@ -145,7 +152,7 @@ final class HeldBody implements RequestBody {
                 at += n;
             }
             budget.release(reserved); // the segments go: the array alone is held from now on
-            reserved = size;
+            reserved = cost;
             first = w;
             rest = null;
             count = 1;

@@ -109,11 +109,12 @@ final class SpooledBody implements RequestBody {
         if (size > BodyStore.MAX_ARRAY) {
             throw new HttpException(413, "Request body is too large to read whole: read it as a stream");
         }
-        if (!store.memory().tryReserve(size)) {
+        long cost = store.arrayCost(size);
+        if (!store.memory().tryReserve(cost)) {
             throw new BodyUnavailableException("Service Unavailable: no request-body memory free to read the "
                     + "body, retry shortly");
         }
-        memoryReserved = size;
+        memoryReserved = cost;
         try {
             w = Files.readAllBytes(file);
         } catch (IOException e) {
