@@ -44,6 +44,7 @@ class BodyBudgetTest {
             throw new IllegalStateException("handler failed after reading its body");
         });
         cfg.get("/hello", ctx -> ctx.text("hello"));
+        cfg.post("/huge", ctx -> ctx.text("n=" + ctx.body().length)).maxBodySize(3L << 30);
     }
 
     private BriskTestServer start(long budget) {
@@ -78,6 +79,26 @@ class BodyBudgetTest {
         try (BriskTestServer t = start(64 * KIB); RawConnection c = t.raw()) {
             // only the head: the answer must not wait for the body
             c.send(post("/upload", 100 * KIB));
+            RawConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.header("Retry-After")).isEqualTo("1");
+            assertThat(r.header("Connection")).isEqualTo("close");
+            assertThat(r.body()).contains("request-body memory");
+            assertThat(c.closedWithin(3_000)).isTrue();
+            assertThat(t.app().metrics().shed()).containsEntry("body-memory", 1L);
+            awaitNoneReserved(t);
+            assertThat(t.get("/hello").body()).isEqualTo("hello");
+        }
+    }
+
+    @Test
+    void aBodyTheHeapCannotHoldIs503EvenWhenTheBudgetAllowsIt() throws InterruptedException {
+        // a budget above the heap (the tests run at -Xmx1g): only the array's allocation can fail
+        long length = 2_000_000_000L;
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < length,
+                "needs a heap smaller than " + length + " bytes");
+        try (BriskTestServer t = start(8L << 30); RawConnection c = t.raw()) {
+            c.send("POST /huge HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + "\r\n\r\n").send("x".repeat(KIB));
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(503);
             assertThat(r.header("Retry-After")).isEqualTo("1");

@@ -10,6 +10,9 @@ import java.nio.file.Path;
  * connection; any thread.
  */
 public final class BodyStore {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
+    /** When {@link #newArray} last logged a failure (0: never). */
+    private static final java.util.concurrent.atomic.AtomicLong lastHeapWarning = new java.util.concurrent.atomic.AtomicLong();
     /** Largest body that fits one array: a held or assembled body is never larger. */
     public static final long MAX_ARRAY = Integer.MAX_VALUE - 16;
 
@@ -71,6 +74,27 @@ public final class BodyStore {
             return n;
         }
         return (withHeader + region - 1) / region * region;
+    }
+
+    /**
+     * A new byte array of {@code n} bytes for a request body, or null when the heap cannot give one
+     * even though the budget could (a budget set above what the heap holds, or a heap crowded by
+     * everything else): the caller refuses the body as if its budget were spent (503, Retry-After), so
+     * the client gets an answer instead of a reset. Only this allocation failed, so nothing is left
+     * half-made; the failure is logged, at most once a minute.
+     */
+    static byte[] newArray(long n) {
+        try {
+            return new byte[(int) n];
+        } catch (OutOfMemoryError e) {
+            long now = System.nanoTime();
+            long last = lastHeapWarning.get();
+            if ((last == 0 || now - last > 60_000_000_000L) && lastHeapWarning.compareAndSet(last, now | 1)) {
+                LOG.log(System.Logger.Level.WARNING, "no heap for a request body of " + n + " bytes (" + e.getMessage()
+                        + "): refused with 503; body-memory-budget may be too large for -Xmx");
+            }
+            return null;
+        }
     }
 
     /** The request-body memory all connections share. */

@@ -60,7 +60,10 @@ final class HeldBody implements RequestBody {
         return i == 0 ? first : rest[i - 1];
     }
 
-    /** Appends {@code b[off..off+len)}; false when the budget cannot take the memory it needs. */
+    /**
+     * Appends {@code b[off..off+len)}; false when the budget cannot take the memory it needs, or the
+     * heap cannot give it ({@link BodyStore#newArray}).
+     */
     boolean append(byte[] b, int off, int len) {
         while (len > 0) {
             if (count == 0 || lastUsed == segment(count - 1).length) {
@@ -91,7 +94,15 @@ final class HeldBody implements RequestBody {
             }
             reserved += cost;
         }
-        byte[] seg = new byte[capacity];
+        byte[] seg = BodyStore.newArray(capacity);
+        if (seg == null) {
+            if (declared < 0) {
+                long cost = store.arrayCost(capacity);
+                budget.release(cost);
+                reserved -= cost;
+            }
+            return false; // refused as a spent budget; a declared body's reservation goes with the body
+        }
         if (count == 0) {
             first = seg;
         } else {
@@ -143,7 +154,12 @@ final class HeldBody implements RequestBody {
                 throw new BodyUnavailableException("Service Unavailable: no request-body memory free to assemble "
                         + "the body, retry shortly");
             }
-            w = new byte[(int) size];
+            w = BodyStore.newArray(size);
+            if (w == null) {
+                budget.release(cost);
+                throw new BodyUnavailableException("Service Unavailable: no request-body memory free to assemble "
+                        + "the body, retry shortly");
+            }
             int at = 0;
             for (int i = 0; i < count; i++) {
                 byte[] seg = segment(i);

@@ -114,9 +114,17 @@ final class SpooledBody implements RequestBody {
             throw new BodyUnavailableException("Service Unavailable: no request-body memory free to read the "
                     + "body, retry shortly");
         }
+        w = BodyStore.newArray(size);
+        if (w == null) {
+            store.memory().release(cost);
+            throw new BodyUnavailableException("Service Unavailable: no request-body memory free to read the "
+                    + "body, retry shortly");
+        }
         memoryReserved = cost;
-        try {
-            w = Files.readAllBytes(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(w, 0, w.length) != w.length) {
+                throw new IOException("the spooled body's file is shorter than the body");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("reading a spooled request body failed", e);
         }
