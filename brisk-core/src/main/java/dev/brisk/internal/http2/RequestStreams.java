@@ -13,71 +13,47 @@ import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.Exchange;
 
 /**
- * A connection's streams as the client opens them: header blocks (assembled across
- * {@code CONTINUATION}s, decoded by the connection's one {@link HpackDecoder}) become requests, DATA
- * becomes their bodies within the windows this side gives, and a whole request goes to the app
- * through the in-flight limit. Owns the table of open streams, what the client may still send
- * (the flow control of RFC 9113 6.9 in this direction), and every stream's end: its answer sent, a
- * reset either way, a timeout. What the client did that is its stream's fault resets that stream;
+ * A connection's streams as the client opens them: header blocks become requests, DATA becomes
+ * their bodies, and a whole request goes to the app through the in-flight limit. Owns the table of
+ * open streams, the stream windows the client gives this side's answers, and every stream's end: its
+ * answer sent, a reset either way, a timeout. What the client did that is its stream's fault resets that stream;
  * what cannot be reconciled (a header block on a closed stream, DATA on an idle one, too many resets)
  * is a connection error, thrown or passed to the connection.
  *
- * <p>Request bodies are collected whole before dispatch, each by a {@link BodyWriter} drawing from the
- * server's body budget exactly as an HTTP/1.1 body does (held in memory, or spooled to a file past
- * {@code body-spool-threshold}): one stream's up to its route's limit ({@code max-body-size} unless the
- * route sets its own). A stream whose body the budget cannot take is answered {@code 503} with
- * {@code Retry-After} and reset, its bytes dropped; the connection's other streams go on. Stalling the
- * connection's window instead would stall every upload on it until its body-read timeout.
- *
- * <p>A {@code streamBody()} route's body is not collected (on the event-loop engines): the stream is
- * dispatched with its headers and its body fed to the handler as it arrives through a
- * {@link BodyStream} as large as the stream's window, reserved from the memory budget; the window is
- * opened again only as the handler reads ({@link StreamBodyFeed}).
+ * <p>Its parts: a {@link HeaderBlock} assembles and decodes header blocks; {@link RequestBodies}
+ * takes DATA (the flow control of RFC 9113 6.9 in the client's direction) and the bodies it carries;
+ * {@link StreamAdmission} hands whole requests to the app; {@link RecentResets} remembers what this
+ * side reset.
  *
  * <p>Loop thread only.
  */
 final class RequestStreams {
-    /** How many streams reset by this side are remembered: frames the client sent before it saw the reset are ignored. */
-    private static final int RESET_MEMORY = 64;
-
     private final Http2Connection conn;
     private final Wire wire;
     private final Http2Shared shared;
     private final Http2Options h2;
-    private final HpackDecoder decoder = new HpackDecoder(H2.DEFAULT_HEADER_TABLE_SIZE);
     private final RequestFields fields;
     private final FrameWriter frames;
     private final ResponseSender sender;
     private final FloodGuard flood;
     private final StreamMap streams = new StreamMap();
-    private final long maxBody;
     private final long bodyNanos;
     private final long queueNanos;
     private final long writeNanos;
-    private final int blockCap;
-    private final int connWindowTarget;
 
-    // the header block being received
-    private byte[] block = new byte[1024];
-    private int blockLen;
-    private boolean blockEndStream;
-    private int blockDependency;
-    private long blockStarted;
+    private final HeaderBlock block;
 
     /** The highest stream id the client opened. */
     private int lastClientStream;
     /** Streams opened so far, for {@code max-requests-per-connection}. */
     private int opened;
-    private final int[] resetByUs = new int[RESET_MEMORY];
-    private int resetCursor;
+    /** Streams this side reset lately: frames the client sent before it saw the reset are ignored. */
+    private final RecentResets resets = new RecentResets();
 
-    // what the client may send
-    private int connRecvWindow = H2.DEFAULT_WINDOW;
-    private int connRecvUnacked;
     /** The client's SETTINGS_INITIAL_WINDOW_SIZE: each new stream's send window. */
     private long peerInitialWindow = H2.DEFAULT_WINDOW;
-    /** The stream DATA bytes go to, or null when they are dropped. */
-    private Http2Stream dataTarget;
+    private final RequestBodies bodies;
+    private final StreamAdmission admission;
 
     RequestStreams(Http2Connection conn, Wire wire, Http2Shared shared, FrameWriter frames, ResponseSender sender,
             FloodGuard flood, int connWindowTarget) {
@@ -88,14 +64,13 @@ final class RequestStreams {
         this.frames = frames;
         this.sender = sender;
         this.flood = flood;
-        this.connWindowTarget = connWindowTarget;
-        this.connRecvWindow = Math.max(H2.DEFAULT_WINDOW, connWindowTarget);
+        this.admission = new StreamAdmission(conn, wire, shared, sender);
+        this.bodies = new RequestBodies(this, admission, conn, wire, shared, frames, sender, connWindowTarget);
         this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders());
-        this.maxBody = shared.options.maxBodySize();
         this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
         this.queueNanos = shared.options.requestQueueTimeout().toNanos();
         this.writeNanos = shared.options.writeTimeout().toNanos();
-        this.blockCap = 2 * h2.maxHeaderListSize();
+        this.block = new HeaderBlock(2 * h2.maxHeaderListSize());
     }
 
     /** Streams open now. */
@@ -110,28 +85,17 @@ final class RequestStreams {
 
     /** When the header block in progress began. */
     long blockStarted() {
-        return blockStarted;
+        return block.started();
     }
 
     // ---- header blocks ------------------------------------------------------------------------
 
     void headers(int stream, boolean endStream, int dependency) {
-        blockLen = 0;
-        blockEndStream = endStream;
-        blockDependency = dependency;
-        blockStarted = wire.clock();
+        block.begin(endStream, dependency, wire.clock());
     }
 
     void headerBytes(byte[] a, int off, int len) throws Http2Exception {
-        if (blockLen + len > blockCap) {
-            // HPACK cannot skip part of a block: the only safe answer to a flood is to stop the connection
-            throw new Http2Exception(H2.ENHANCE_YOUR_CALM, "header block larger than " + blockCap + " bytes");
-        }
-        if (blockLen + len > block.length) {
-            block = java.util.Arrays.copyOf(block, Math.max(blockLen + len, block.length * 2));
-        }
-        System.arraycopy(a, off, block, blockLen, len);
-        blockLen += len;
+        block.append(a, off, len);
     }
 
     void headersEnd(int stream) throws Http2Exception {
@@ -141,23 +105,19 @@ final class RequestStreams {
                 trailers(s);
             } else if (stream <= lastClientStream) {
                 decode(false); // keeps the HPACK state in step
-                if (!wasResetByUs(stream)) {
+                if (!resets.contains(stream)) {
                     throw new Http2Exception(H2.STREAM_CLOSED, "HEADERS on closed stream " + stream);
                 }
             } else {
                 newStream(stream);
             }
         } finally {
-            if (block.length > 16 * 1024) {
-                block = new byte[1024]; // an idle connection keeps no large block
-            }
+            block.done();
         }
     }
 
     private void decode(boolean trailers) throws Http2Exception {
-        fields.reset(trailers);
-        decoder.decode(block, 0, blockLen, fields);
-        fields.finish();
+        block.decode(fields, trailers);
     }
 
     private void newStream(int id) throws Http2Exception {
@@ -169,7 +129,7 @@ final class RequestStreams {
         if (!conn.serves(id)) {
             return; // after the final GOAWAY: not served, and the client knows it may retry it elsewhere
         }
-        if (blockDependency == id) {
+        if (block.dependency() == id) {
             rstClosed(id, H2.PROTOCOL_ERROR, true); // a stream cannot depend on itself (5.3.1)
             return;
         }
@@ -189,8 +149,8 @@ final class RequestStreams {
         }
         s.headAt = System.nanoTime();
         s.lastInput = wire.clock();
-        s.remoteClosed = blockEndStream;
-        if (!blockEndStream && shared.bodyRate != null) {
+        s.remoteClosed = block.endStream();
+        if (!block.endStream() && shared.bodyRate != null) {
             s.bodyRate = shared.bodyRate.meter(); // a body follows: the client is waited on from now
             s.bodyRate.start(s.lastInput);
         }
@@ -209,16 +169,16 @@ final class RequestStreams {
         }
         s.exchange = fields.exchange(s);
         shared.app.route(s.exchange);
-        boolean streamed = !s.remoteClosed && streamsBody(s.exchange);
-        s.bodyLimit = bodyLimit(s.exchange, streamed);
+        boolean streamed = !s.remoteClosed && bodies.streamsBody(s.exchange);
+        s.bodyLimit = bodies.bodyLimit(s.exchange, streamed);
         if (s.contentLength > s.bodyLimit) {
             refuse(s, 413, "Request body is larger than " + s.bodyLimit + " bytes");
             return;
         }
         if (streamed) {
-            openStreamed(s, fields.expectContinue());
+            bodies.openStreamed(s, fields.expectContinue());
         } else if (s.remoteClosed) {
-            admit(s);
+            admission.admit(s);
         } else if (fields.expectContinue()) {
             sender.interim100(s); // the body is read whole before its handler: let it come at once
         }
@@ -229,14 +189,14 @@ final class RequestStreams {
         decode(true);
         if (s.remoteClosed) {
             resetStream(s, H2.STREAM_CLOSED, true);
-        } else if (!blockEndStream || fields.malformed() != null) {
+        } else if (!block.endStream() || fields.malformed() != null) {
             resetStream(s, H2.PROTOCOL_ERROR, true);
         } else {
             s.remoteClosed = true;
             if (s.localClosed) {
                 sent(s); // an early answer went out: the stream can close now
             } else {
-                requestWhole(s);
+                bodies.requestWhole(s);
             }
         }
     }
@@ -320,18 +280,13 @@ final class RequestStreams {
     // ---- DATA ---------------------------------------------------------------------------------
 
     void dataFrame(int stream, int length, boolean endStream) throws Http2Exception {
-        if (length > connRecvWindow) {
-            throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
-        }
-        connRecvWindow -= length;
-        connRecvUnacked += length;
-        dataTarget = null;
+        bodies.frameArrives(length);
         Http2Stream s = streams.get(stream);
         if (s == null) {
             if (stream > lastClientStream) {
                 throw new Http2Exception(H2.PROTOCOL_ERROR, "DATA on an idle stream");
             }
-            if (!wasResetByUs(stream)) {
+            if (!resets.contains(stream)) {
                 rstClosed(stream, H2.STREAM_CLOSED, false);
                 FloodGuard.enforce(flood.control(wire.clock()));
             }
@@ -349,260 +304,22 @@ final class RequestStreams {
         if (length == 0 && !endStream) {
             FloodGuard.enforce(flood.control(wire.clock()));
         }
-        dataTarget = s;
+        bodies.target(s);
     }
 
     void data(byte[] a, int off, int len) {
-        Http2Stream s = dataTarget;
-        if (s == null || s.closed || s.localClosed) {
-            return; // an answer is out already (413, 408): the rest of the body is dropped
-        }
-        s.received += len;
-        if (s.bodyRate != null) {
-            s.bodyRate.add(len, wire.clock());
-        }
-        if (s.contentLength >= 0 && s.received > s.contentLength) {
-            dataTarget = null;
-            resetStream(s, H2.PROTOCOL_ERROR, true); // more than content-length said (8.1.1)
-            return;
-        }
-        if (s.streamed != null) {
-            try {
-                s.streamed.append(a, off, len); // fits: the client may send no more than the room it was given
-                if (s.recvWindow <= s.streamed.capacity() / 2) {
-                    s.streamed.askWhenHalfRead();
-                }
-            } catch (HttpParseException e) {
-                failStreamed(s, e.status(), e.getMessage());
-            }
-            return;
-        }
-        try {
-            if (s.body == null) {
-                BodyWriter w = new BodyWriter(shared.http1.bodies());
-                ServerStats.ShedReason refused = w.begin(s.contentLength, s.bodyLimit);
-                if (refused != null) {
-                    shedBody(s, refused);
-                    return;
-                }
-                s.body = w;
-            }
-            s.body.append(a, off, len);
-        } catch (HttpParseException e) {
-            dropBody(s);
-            refuse(s, e.status(), e.getMessage());
-        }
-    }
-
-    /**
-     * The most body bytes {@code ex} may carry: its route's own limit, else {@code max-body-size}; a body
-     * is collected whole on HTTP/2 (a streamed route's too), so never more than the budget can hold.
-     */
-    private long bodyLimit(Exchange ex, boolean streamed) {
-        CompiledRoute r = ex.route();
-        long limit = r != null && r.maxBodySize() != CompiledRoute.SERVER_LIMIT ? r.maxBodySize()
-                : streamed ? Long.MAX_VALUE : maxBody;
-        return streamed ? limit : shared.http1.bodies().bufferedLimit(limit);
-    }
-
-    /** Whether {@code ex}'s body goes to its handler as it arrives: a streamed route off the blocking engine. */
-    private boolean streamsBody(Exchange ex) {
-        CompiledRoute r = ex.route();
-        return r != null && r.streamBody() && !wire.blocking();
-    }
-
-    /**
-     * Dispatches {@code s} with its headers, its body to come through a {@link BodyStream} of the
-     * stream's window, reserved from the memory budget (503 when it cannot be).
-     */
-    private void openStreamed(Http2Stream s, boolean expectContinue) {
-        int window = s.recvWindow;
-        dev.brisk.internal.body.ByteBudget memory = shared.http1.bodies().memory();
-        if (!memory.tryReserve(window)) {
-            shedBody(s, ServerStats.ShedReason.BODY_MEMORY);
-            return;
-        }
-        s.streamed = new BodyStream(memory, new StreamBodyFeed(conn, wire, this, s), s.bodyLimit, window);
-        s.handed = s.streamed; // the connection's hold, let go when the stream closes
-        if (expectContinue) {
-            sender.interim100(s);
-        }
-        admit(s);
-    }
-
-    /**
-     * The handler read {@code s}'s body down: the client may send as far as the body's room again.
-     * Loop thread.
-     */
-    void openWindow(Http2Stream s) {
-        if (s.closed || s.remoteClosed || s.streamed == null) {
-            return;
-        }
-        if (dataTarget == s) {
-            // a DATA frame is half in: its whole length left the window, only part of it is in the body,
-            // so room() still counts the rest as free; granting now would let the client overrun the body
-            s.windowWanted = true;
-            return;
-        }
-        s.windowWanted = false;
-        int give = s.streamed.room() - s.recvWindow;
-        if (give > 0) {
-            frames.windowUpdate(s.id, give);
-            s.recvWindow += give;
-        }
-    }
-
-    /** A streamed body cannot go on: its reader fails with {@code status}, and the stream is reset after the answer. */
-    private void failStreamed(Http2Stream s, int status, String message) {
-        dataTarget = null;
-        s.streamed.fail(new HttpException(status, message));
-        if (s.localClosed) {
-            resetStream(s, H2.CANCEL, false);
-        } else {
-            s.resetAfterResponse = true; // the handler answers (its error mapping), then the rest is refused
-        }
-    }
-
-    /** The server's body budget cannot take {@code s}'s body: 503 with Retry-After, the stream reset after it. */
-    private void shedBody(Http2Stream s, ServerStats.ShedReason reason) {
-        dropBody(s);
-        wire.counters().shed(reason);
-        s.resetAfterResponse = !s.remoteClosed;
-        sender.refusal(s, StreamRecorder.SHED, 503, "Service Unavailable: no request-body memory free, retry shortly");
+        bodies.data(a, off, len);
     }
 
     void dataEnd(boolean endStream) {
-        Http2Stream s = dataTarget;
-        dataTarget = null;
-        ackConnectionWindow();
-        if (s == null || s.closed) {
-            return;
-        }
-        s.lastInput = wire.clock();
-        if (!endStream) {
-            if (s.streamed == null) {
-                ackStreamWindow(s); // a streamed body's window opens as its handler reads (openWindow)
-            } else if (s.windowWanted) {
-                openWindow(s);
-            }
-            return;
-        }
-        s.remoteClosed = true;
-        if (s.localClosed) {
-            sent(s); // an early answer went out: the stream can close now
-        } else {
-            requestWhole(s);
-        }
+        bodies.dataEnd(endStream);
     }
 
-    /** The connection's window is given back once half of it is used: DATA is consumed as it arrives. */
-    private void ackConnectionWindow() {
-        if (connRecvUnacked >= connWindowTarget / 2) {
-            frames.windowUpdate(0, connRecvUnacked);
-            connRecvWindow += connRecvUnacked;
-            connRecvUnacked = 0;
-        }
-    }
 
-    private void ackStreamWindow(Http2Stream s) {
-        int used = h2.initialWindowSize() - s.recvWindow;
-        if (!s.localClosed && used >= h2.initialWindowSize() / 2) {
-            frames.windowUpdate(s.id, used);
-            s.recvWindow += used;
-        }
-    }
-
-    /** Gives back what a body still arriving holds: its memory or file. */
-    private void dropBody(Http2Stream s) {
-        if (s.body != null) {
-            s.body.abort();
-            s.body = null;
-        }
-    }
-
-    /** The request's body is whole: checks it against content-length and hands it to the app. */
-    private void requestWhole(Http2Stream s) {
-        if (s.contentLength >= 0 && s.received != s.contentLength) {
-            if (s.streamed != null) {
-                s.streamed.fail(new HttpException(400, "Request body shorter than its content-length"));
-            }
-            resetStream(s, H2.PROTOCOL_ERROR, true);
-            return;
-        }
-        if (s.streamed != null) {
-            s.streamed.end(); // dispatched already: its handler reads the rest, then the end
-            return;
-        }
-        if (s.body != null) {
-            try {
-                s.handed = s.body.finish(); // the connection's hold, let go when the stream closes
-            } catch (HttpParseException e) {
-                dropBody(s);
-                refuse(s, e.status(), e.getMessage());
-                return;
-            }
-            s.body = null;
-        }
-        admit(s);
-    }
-
-    // ---- to the app ---------------------------------------------------------------------------
-
-    /**
-     * The in-flight limit, per stream as per HTTP/1.1 request: a slot now, a place in the queue (the
-     * grant dispatches it), or 503 at once. A route that is never shed skips it.
-     */
-    private void admit(Http2Stream s) {
-        AdmissionControl admission = shared.admission;
-        if (admission == null || s.exchange.neverShed()) {
-            dispatch(s);
-            return;
-        }
-        if (admission.tryAcquire()) {
-            s.admitted(admission);
-            dispatch(s);
-            return;
-        }
-        AdmissionControl.Ticket t = new AdmissionControl.Ticket(() -> conn.execute(() -> conn.event(() -> granted(s))));
-        if (admission.enqueue(t)) {
-            s.ticket = t;
-            s.queuedAt = wire.clock();
-        } else {
-            shed(s, ServerStats.ShedReason.CONCURRENCY_LIMIT);
-        }
-    }
-
-    /** The queue passed a slot to {@code s}. */
-    private void granted(Http2Stream s) {
-        s.ticket = null;
-        s.admitted(shared.admission);
-        if (s.closed || !conn.isOpen()) {
-            s.releaseSlot(); // gone while the grant was on its way: pass it on
-            return;
-        }
-        dispatch(s);
-    }
-
-    private void shed(Http2Stream s, ServerStats.ShedReason reason) {
-        wire.counters().shed(reason);
-        sender.refusal(s, StreamRecorder.SHED, 503, "Service Unavailable: too many requests in flight, retry shortly");
-    }
-
-    private void dispatch(Http2Stream s) {
-        Exchange ex = s.exchange;
-        if (s.handed != null) {
-            ex.setBody(s.handed);
-        }
-        s.dispatched = true;
-        if (wire.blocking()) {
-            shared.app.runInline(ex); // the blocking engine: this thread is the handler's, as for HTTP/1.1
-        } else {
-            shared.app.dispatch(ex);
-        }
-    }
+    // ---- answers ------------------------------------------------------------------------------
 
     /** The engine's own answer on {@code s}; when the request is still coming, the stream is reset after it. */
-    private void refuse(Http2Stream s, int status, String message) {
+    void refuse(Http2Stream s, int status, String message) {
         s.resetAfterResponse = !s.remoteClosed;
         sender.refusal(s, StreamRecorder.REFUSED, status, message);
     }
@@ -621,7 +338,7 @@ final class RequestStreams {
             closeStream(s);
         } else if (s.resetAfterResponse || s.streamed != null) {
             frames.rstStream(s.id, H2.NO_ERROR); // "stop sending the body" (8.1)
-            rememberReset(s.id);
+            resets.add(s.id);
             closeStream(s);
         }
     }
@@ -631,7 +348,7 @@ final class RequestStreams {
     /** Resets {@code s} with {@code code}; {@code clientFault}: counted against the reset cap. */
     void resetStream(Http2Stream s, int code, boolean clientFault) {
         frames.rstStream(s.id, code);
-        rememberReset(s.id);
+        resets.add(s.id);
         closeStream(s);
         if (clientFault && flood.reset(wire.clock())) {
             conn.connectionError(H2.ENHANCE_YOUR_CALM, "too many resets");
@@ -641,24 +358,10 @@ final class RequestStreams {
     /** Resets a stream this side keeps no state for. */
     private void rstClosed(int id, int code, boolean clientFault) throws Http2Exception {
         frames.rstStream(id, code);
-        rememberReset(id);
+        resets.add(id);
         if (clientFault) {
             FloodGuard.enforce(flood.reset(wire.clock()));
         }
-    }
-
-    private void rememberReset(int id) {
-        resetByUs[resetCursor] = id;
-        resetCursor = (resetCursor + 1) % RESET_MEMORY;
-    }
-
-    private boolean wasResetByUs(int id) {
-        for (int r : resetByUs) {
-            if (r == id) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void closeStream(Http2Stream s) {
@@ -668,7 +371,7 @@ final class RequestStreams {
         s.closed = true;
         s.localClosed = true;
         streams.remove(s.id);
-        dropBody(s);
+        bodies.dropBody(s);
         if (s.streamed != null) {
             s.streamed.fail(new ClientDisconnectedException("the stream closed before its request body ended"));
             s.streamed = null;
@@ -679,12 +382,10 @@ final class RequestStreams {
         }
         sender.release(s);
         if (s.ticket != null) {
-            s.ticket.abandon(shared.admission); // if a grant won the race, granted() passes the slot on
+            s.ticket.abandon(shared.admission); // if a grant won the race, StreamAdmission.granted passes the slot on
             s.ticket = null;
         }
-        if (dataTarget == s) {
-            dataTarget = null;
-        }
+        bodies.forget(s);
         if (streams.size() == 0) {
             conn.lastStreamClosed();
         }
@@ -694,7 +395,7 @@ final class RequestStreams {
     void closeAll() {
         streams.forEach(this::closeStream);
         streams.clear();
-        dataTarget = null;
+        bodies.forget(null);
     }
 
     /**
@@ -705,22 +406,22 @@ final class RequestStreams {
         streams.forEach(s -> {
             if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
                 wire.counters().timedOut();
-                dropBody(s);
+                bodies.dropBody(s);
                 refuse(s, 408, "Request body read timeout");
             } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && s.bodyRate != null
                     && s.bodyRate.tooSlow(now)) {
                 wire.counters().slowBody();
-                dropBody(s);
+                bodies.dropBody(s);
                 refuse(s, 408, "Request body arrives below the minimum data rate");
             } else if (s.streamed != null && !s.remoteClosed && s.recvWindow > 0 && now - s.lastInput > bodyNanos) {
                 // the client stopped sending with room to send: not the handler's slowness, its own
                 wire.counters().timedOut();
                 s.lastInput = now;
-                failStreamed(s, 408, "Request body read timeout");
+                bodies.failStreamed(s, 408, "Request body read timeout");
             } else if (s.ticket != null && now - s.queuedAt > queueNanos) {
                 if (s.ticket.abandon(shared.admission)) {
                     s.ticket = null;
-                    shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
+                    admission.shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
                 }
             } else if (s.blockedSince != 0 && now - s.blockedSince > writeNanos) {
                 wire.counters().timedOut(); // the client kept the stream's window shut for write-timeout

@@ -21,19 +21,19 @@ import java.util.concurrent.ExecutionException;
 final class StreamBodyFeed implements BodyStream.Feed {
     private final Http2Connection conn;
     private final Wire wire;
-    private final RequestStreams streams;
+    private final RequestBodies bodies;
     private final Http2Stream stream;
 
-    StreamBodyFeed(Http2Connection conn, Wire wire, RequestStreams streams, Http2Stream stream) {
+    StreamBodyFeed(Http2Connection conn, Wire wire, RequestBodies bodies, Http2Stream stream) {
         this.conn = conn;
         this.wire = wire;
-        this.streams = streams;
+        this.bodies = bodies;
         this.stream = stream;
     }
 
     @Override
     public void more(BodyStream body) {
-        conn.execute(() -> conn.event(() -> streams.openWindow(stream)));
+        conn.execute(() -> conn.event(() -> bodies.openWindow(stream)));
     }
 
     @Override
