@@ -87,6 +87,8 @@ class LauncherUsageTest {
                 help("Usage: ./brisk bench --hostile-bodies", "bench/hostile-bodies.sh", "--help"),
                 help("Usage: ./brisk bench --tls-handshakes", "bench/tls-handshakes.sh", "--help"),
                 help("Usage: ./brisk bench --tls-handshakes", "./brisk", "bench", "--tls-handshakes", "--help"),
+                help("Usage: ./brisk bench --tls-keepalive", "bench/tls-keepalive.sh", "--help"),
+                help("Usage: ./brisk bench --tls-keepalive", "./brisk", "bench", "--tls-keepalive", "--help"),
                 help("Usage: ./brisk demo --cluster", "bench/cluster-demo.sh", "--help"),
                 help("Usage: ./brisk bench --cluster [", "bench/cluster.sh", "--help"),
                 help("Usage: ./brisk bench --cluster-failover", "bench/cluster-failover.sh", "--help"));
@@ -133,6 +135,8 @@ class LauncherUsageTest {
                         "./brisk", "bench", "--hostile-bodies", "--io", "epoll"),
                 mistake("brisk: --tls must be 1.3 or 1.2 for 'bench --tls-handshakes'; see ./brisk bench --tls-handshakes --help",
                         "./brisk", "bench", "--tls-handshakes", "--tls", "1.1"),
+                mistake("brisk: --rounds must be a whole number from 1 for 'bench --tls-keepalive'; see ./brisk bench --tls-keepalive --help",
+                        "./brisk", "bench", "--tls-keepalive", "--rounds", "0"),
                 mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "bench/harness.sh", "--foo"),
                 mistake("brisk: unknown option --foo for 'demo'; see ./brisk demo --help", "./brisk", "demo", "--cluster", "--foo"),
                 mistake("brisk: unknown option --foo for 'bench --cluster'; see ./brisk bench --cluster --help",
