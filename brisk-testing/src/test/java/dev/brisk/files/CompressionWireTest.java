@@ -72,6 +72,15 @@ class CompressionWireTest {
                 ctx.contentType("text/plain").stream(in);
             });
             cfg.staticFiles("/static", StaticFiles.directory(tree.root).precompressed(false));
+            cfg.after(ctx -> {
+                // a file that shrinks after its handler sized it, before the compression reads it
+                if (ctx.path().endsWith("/shrinking.json")) {
+                    try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(
+                            tree.root.resolve("shrinking.json"), java.nio.file.StandardOpenOption.WRITE)) {
+                        f.truncate(10);
+                    }
+                }
+            });
             try {
                 Path large = Files.createDirectories(tmp.resolve("large"));
                 Files.writeString(large.resolve("large.json"), LARGE_JSON);
@@ -128,6 +137,21 @@ class CompressionWireTest {
             assertThat(new String(gunzip(body), StandardCharsets.UTF_8)).isEqualTo(JSON);
             c.send(get("/text", "Accept-Encoding: gzip"));
             assertThat(new String(gunzip(c.read().bodyBytes()), StandardCharsets.UTF_8)).isEqualTo(JSON);
+        }
+    }
+
+    @Test
+    void aFileThatShrinksWhileCompressedIs500WithoutTheFilesHeaders() throws IOException {
+        try (BriskTestServer t = start(); RawConnection c = t.raw()) {
+            Files.writeString(tmp.resolve("root").resolve("shrinking.json"), JSON);
+            c.send(get("/static/shrinking.json", "Accept-Encoding: gzip"));
+            RawConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(500);
+            assertThat(r.body()).isEqualTo("Internal Server Error");
+            assertThat(r.header("Content-Encoding")).isNull();
+            assertThat(r.header("ETag")).as("the file's validators are not the error's").isNull();
+            assertThat(r.header("Last-Modified")).isNull();
+            assertThat(r.header("Content-Type")).startsWith("text/plain");
         }
     }
 

@@ -74,7 +74,9 @@ final class ResponseCompression {
             } catch (IOException e) {
                 // part of the body is read already: it cannot go out as it is
                 System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "reading a body to compress it failed", e);
-                ex.status(500).text("Internal Server Error");
+                // the handler's fields (ETag, Last-Modified, Vary, ...) described the file, not this answer
+                ex.resetResponse();
+                ErrorBodies.answer(ex, 500, "Internal Server Error");
                 return;
             }
         } else if (stream != null) {
