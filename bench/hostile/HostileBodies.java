@@ -172,6 +172,7 @@ public final class HostileBodies {
         Socket s = null;
         while (loading.get()) {
             long t0 = System.nanoTime();
+            boolean fresh = s == null;
             try {
                 if (s == null) {
                     s = connect(port);
@@ -185,12 +186,17 @@ public final class HostileBodies {
                     }
                     if (took > TimeUnit.MILLISECONDS.toNanos(50)) {
                         synchronized (slow) {
-                            slow.add(String.format("slow hello: %.1f ms, asked %d ms into the probing (at %s)", took / 1e6,
-                                    TimeUnit.NANOSECONDS.toMillis(t0 - began), java.time.Instant.now().minusNanos(took)));
+                            slow.add(String.format("slow hello: %.1f ms, asked %d ms into the probing (at %s)%s", took / 1e6,
+                                    TimeUnit.NANOSECONDS.toMillis(t0 - began), java.time.Instant.now().minusNanos(took),
+                                    fresh ? " on a new connection" : ""));
                         }
                     }
                 }
             } catch (IOException e) {
+                synchronized (slow) {
+                    slow.add(String.format("hello failed after %.1f ms, %d ms into the probing: %s", (System.nanoTime() - t0) / 1e6,
+                            TimeUnit.NANOSECONDS.toMillis(t0 - began), e));
+                }
                 close(s);
                 s = null;
             }
