@@ -2,6 +2,7 @@ package dev.brisk.internal.body;
 
 import dev.brisk.ServerOptions;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where the request bodies of one server live, and how much of them there may be: the memory budget
@@ -12,7 +13,7 @@ import java.nio.file.Path;
 public final class BodyStore {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     /** When {@link #newArray} last logged a failure (0: never). */
-    private static final java.util.concurrent.atomic.AtomicLong lastHeapWarning = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong LAST_HEAP_WARNING = new AtomicLong();
     /** Largest body that fits one array: a held or assembled body is never larger. */
     public static final long MAX_ARRAY = Integer.MAX_VALUE - 16;
 
@@ -88,8 +89,8 @@ public final class BodyStore {
             return new byte[(int) n];
         } catch (OutOfMemoryError e) {
             long now = System.nanoTime();
-            long last = lastHeapWarning.get();
-            if ((last == 0 || now - last > 60_000_000_000L) && lastHeapWarning.compareAndSet(last, now | 1)) {
+            long last = LAST_HEAP_WARNING.get();
+            if ((last == 0 || now - last > 60_000_000_000L) && LAST_HEAP_WARNING.compareAndSet(last, now | 1)) {
                 LOG.log(System.Logger.Level.WARNING, "no heap for a request body of " + n + " bytes (" + e.getMessage()
                         + "): refused with 503; body-memory-budget may be too large for -Xmx");
             }
