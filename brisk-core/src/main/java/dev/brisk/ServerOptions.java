@@ -91,7 +91,8 @@ import java.time.Duration;
  * <tr><td>platform-threads</td><td>200</td><td>blocking engine on platform threads: connections served at once</td></tr>
  * <tr><td>connection-wait-timeout</td><td>1 s</td><td>blocking engine on platform threads: longest wait for a free thread before a 503</td></tr>
  * <tr><td>body-memory-budget</td><td>¼ of the max heap</td><td>request-body memory of all connections together
- *     (buffered bodies, stream windows); a body that does not fit gets 503 + Retry-After</td></tr>
+ *     (buffered bodies, stream windows), counted as the heap holds it (a humongous array by its G1 regions);
+ *     a body that does not fit, or whose array the heap cannot give, gets 503 + Retry-After</td></tr>
  * <tr><td>body-spool-threshold</td><td>1 MiB</td><td>a buffered body larger than this goes to a temporary file</td></tr>
  * <tr><td>body-spool-disk</td><td>1 GiB</td><td>disk all spooled bodies may take together (503 beyond);
  *     0: never spool, bodies stay in memory</td></tr>
