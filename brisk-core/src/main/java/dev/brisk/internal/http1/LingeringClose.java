@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
  *   (handed over) ──output shut──▶ DRAINING ──end of stream / 1 MiB / 2 s / error──▶ CLOSED
  * </pre>
  *
+ * <p>Where the transport drains better itself ({@link Wire#lingerElsewhere}: the blocking engine's one
+ * lingering thread, instead of each connection's thread draining its socket dry before the next runs),
+ * it gets the socket once the output is shut, and this protocol is not made.
+ *
  * <p>Loop thread only.
  */
 public final class LingeringClose implements Protocol {
@@ -43,17 +47,24 @@ public final class LingeringClose implements Protocol {
      * @param scratch a pooled buffer to read into (the old protocol's input buffer), or null
      */
     public static void takeOver(Wire wire, Http1Shared shared, ByteBuffer scratch) {
-        LingeringClose l = new LingeringClose(wire, shared, scratch != null ? scratch : wire.inPool().acquire());
-        wire.protocol(l);
         try {
             wire.shutdownOutput();
         } catch (IOException e) {
-            l.closed = true;
-            l.release();
+            if (scratch != null) {
+                wire.inPool().release(scratch);
+            }
             wire.close();
             return;
         }
         shared.lingerStarted();
+        if (wire.lingerElsewhere(MAX_BYTES, NANOS, shared::lingerEnded)) {
+            if (scratch != null) {
+                wire.inPool().release(scratch); // the transport drains with a buffer of its own
+            }
+            return;
+        }
+        LingeringClose l = new LingeringClose(wire, shared, scratch != null ? scratch : wire.inPool().acquire());
+        wire.protocol(l);
         l.deadline = wire.clock() + NANOS;
         wire.deadline(l.deadline);
         wire.writeInterest(false);

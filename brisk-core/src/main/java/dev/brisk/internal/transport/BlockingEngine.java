@@ -46,6 +46,8 @@ public final class BlockingEngine implements Acceptor.Handoff {
     /** The acceptor's refusals; written by the acceptor thread only. */
     private final LoopCounters acceptorCounters;
     private final Thread watchdog;
+    /** Drains the lingering closes of every connection, or null when it could not be made (each lingers itself). */
+    final Lingerer lingerer;
     private volatile boolean running = true;
 
     /**
@@ -69,6 +71,13 @@ public final class BlockingEngine implements Acceptor.Handoff {
             platform = null;
             platformFree = null;
         }
+        Lingerer l = null;
+        try {
+            l = new Lingerer();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "no selector for lingering closes: each connection's thread drains its own", e);
+        }
+        lingerer = l;
         watchdog = Thread.ofPlatform().name("brisk-watchdog").daemon(true).unstarted(this::watch);
         watchdog.start();
     }
@@ -148,10 +157,20 @@ public final class BlockingEngine implements Acceptor.Handoff {
     /** A connection's loop ended. On that connection's thread. */
     void closed(BlockingLoop loop) {
         if (live.remove(loop)) {
-            if (platformFree != null) {
+            if (platformFree != null && !loop.lingersElsewhere()) {
                 platformFree.release(); // the acceptor's next tryAcquire succeeds and ends saturation
             }
             host.connectionClosed();
+        }
+    }
+
+    /**
+     * {@code loop}'s thread is done with it while its socket lingers on the {@link Lingerer}: the thread's
+     * place goes to the next connection now; the connection counts as closed when its socket is.
+     */
+    void threadFreed(BlockingLoop loop) {
+        if (platformFree != null) {
+            platformFree.release();
         }
     }
 
@@ -169,6 +188,9 @@ public final class BlockingEngine implements Acceptor.Handoff {
     public void stop() {
         running = false;
         watchdog.interrupt();
+        if (lingerer != null) {
+            lingerer.stop(); // its sockets close, and their connections are counted closed
+        }
         for (BlockingLoop l : live) {
             l.forceClose();
         }

@@ -95,6 +95,8 @@ final class BlockingLoop implements Wire, Runnable {
     /** The watchdog ended the read in progress because the deadline passed (not the peer's end). */
     private volatile boolean deadlineHit;
     private volatile boolean closed;
+    /** The socket lingers on the engine's {@link Lingerer} (see {@link #lingerElsewhere}). */
+    private volatile boolean lingersElsewhere;
     /** Blocked reading between messages: shutting the input down then ends the connection cleanly. */
     private volatile boolean idleRead;
     /** Idle reads begun so far: tells a drain whether the idle read it saw is still the same one. */
@@ -537,6 +539,32 @@ final class BlockingLoop implements Wire, Runnable {
     @Override
     public void shutdownOutput() throws IOException {
         ch.shutdownOutput();
+    }
+
+    /**
+     * The blocking engine's lingerer takes the drain: this thread's loop ends now (closed for the
+     * protocol), the channel is the lingerer's, and the connection counts as closed once it is.
+     */
+    @Override
+    public boolean lingerElsewhere(long maxBytes, long nanos, Runnable ended) {
+        Lingerer l = engine.lingerer;
+        if (l == null || duplex || closed) {
+            return false;
+        }
+        closed = true; // the loop ends; close() leaves the channel alone from now on
+        lingersElsewhere = true;
+        engine.threadFreed(this);
+        l.add(ch, maxBytes, System.nanoTime() + nanos, () -> {
+            ended.run();
+            engine.host.retire(counters);
+            engine.closed(this);
+        });
+        return true;
+    }
+
+    /** The socket was handed to the engine's {@link Lingerer}: this connection's thread is free already. */
+    boolean lingersElsewhere() {
+        return lingersElsewhere;
     }
 
     @Override

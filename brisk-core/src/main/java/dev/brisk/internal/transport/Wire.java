@@ -120,6 +120,23 @@ public interface Wire {
     default void duplex() {
     }
 
+    /**
+     * Hands the rest of a lingering close to the transport, when it drains sockets better than the
+     * loop would (the blocking engine: on one thread of its own, in turn, instead of on the
+     * connection's thread until its socket is empty). The output must be shut already. What arrives is
+     * read and dropped for at most {@code maxBytes} and {@code nanos}, then the socket closes and
+     * {@code ended} runs (on another thread). On true the wire is closed for its protocol, which must
+     * not touch it again; on false (the default) nothing happened and the caller lingers itself.
+     *
+     * @param maxBytes the most bytes read and dropped
+     * @param nanos the longest the drain lasts
+     * @param ended runs once the socket is closed
+     * @return whether the transport took the drain over
+     */
+    default boolean lingerElsewhere(long maxBytes, long nanos, Runnable ended) {
+        return false;
+    }
+
     /** What the TLS handshake settled when this wire is a TLS wire, else null. */
     default dev.brisk.TlsInfo tls() {
         return null;
