@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is answered 503 and
  * closed. One watchdog thread, every 100 ms, enforces {@code write-timeout} and {@code min-response-rate}
  * on every connection (a blocking write has no timeout of its own) and ends reads blocked past their connection's deadline
- * (reads carry no socket timeout: a timed read costs a timer per request).
+ * (reads carry no socket timeout: a timed read costs a timer per request). One {@link Lingerer} thread
+ * drains every lingering close, so a connection's thread (and a platform thread's place) is free as
+ * soon as its last answer is written.
  */
 public final class BlockingEngine implements Acceptor.Handoff {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
