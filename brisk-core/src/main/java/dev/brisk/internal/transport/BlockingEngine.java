@@ -156,7 +156,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
         });
     }
 
-    /** A connection's loop ended. On that connection's thread. */
+    /** A connection ended: on its own thread, or on the {@link Lingerer}'s once its lingering socket closed. */
     void closed(BlockingLoop loop) {
         if (live.remove(loop)) {
             if (platformFree != null && !loop.lingersElsewhere()) {
