@@ -74,20 +74,28 @@ class BodyBudgetTest {
         awaitReserved(t, r -> r == 0, "every reservation given back");
     }
 
+    /**
+     * {@code c}'s request was refused for want of body memory: 503, Retry-After, closed, counted; its
+     * reservation is back and the server goes on serving.
+     */
+    private static void assertRefusedForMemory(BriskTestServer t, RawConnection c) throws InterruptedException {
+        RawConnection.Response r = c.read();
+        assertThat(r.status()).isEqualTo(503);
+        assertThat(r.header("Retry-After")).isEqualTo("1");
+        assertThat(r.header("Connection")).isEqualTo("close");
+        assertThat(r.body()).contains("request-body memory");
+        assertThat(c.closedWithin(3_000)).isTrue();
+        assertThat(t.app().metrics().shed()).containsEntry("body-memory", 1L);
+        awaitNoneReserved(t);
+        assertThat(t.get("/hello").body()).isEqualTo("hello");
+    }
+
     @Test
     void aDeclaredBodyOverWhatIsLeftIs503WithRetryAfterBeforeItIsRead() throws InterruptedException {
         try (BriskTestServer t = start(64 * KIB); RawConnection c = t.raw()) {
             // only the head: the answer must not wait for the body
             c.send(post("/upload", 100 * KIB));
-            RawConnection.Response r = c.read();
-            assertThat(r.status()).isEqualTo(503);
-            assertThat(r.header("Retry-After")).isEqualTo("1");
-            assertThat(r.header("Connection")).isEqualTo("close");
-            assertThat(r.body()).contains("request-body memory");
-            assertThat(c.closedWithin(3_000)).isTrue();
-            assertThat(t.app().metrics().shed()).containsEntry("body-memory", 1L);
-            awaitNoneReserved(t);
-            assertThat(t.get("/hello").body()).isEqualTo("hello");
+            assertRefusedForMemory(t, c);
         }
     }
 
@@ -99,15 +107,7 @@ class BodyBudgetTest {
                 "needs a heap smaller than " + length + " bytes");
         try (BriskTestServer t = start(8L << 30); RawConnection c = t.raw()) {
             c.send("POST /huge HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + "\r\n\r\n").send("x".repeat(KIB));
-            RawConnection.Response r = c.read();
-            assertThat(r.status()).isEqualTo(503);
-            assertThat(r.header("Retry-After")).isEqualTo("1");
-            assertThat(r.header("Connection")).isEqualTo("close");
-            assertThat(r.body()).contains("request-body memory");
-            assertThat(c.closedWithin(3_000)).isTrue();
-            assertThat(t.app().metrics().shed()).containsEntry("body-memory", 1L);
-            awaitNoneReserved(t);
-            assertThat(t.get("/hello").body()).isEqualTo("hello");
+            assertRefusedForMemory(t, c);
         }
     }
 
