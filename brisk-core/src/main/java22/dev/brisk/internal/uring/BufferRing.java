@@ -102,6 +102,11 @@ final class BufferRing {
         return count;
     }
 
+    /** Bytes per buffer. */
+    int size() {
+        return size;
+    }
+
     private void put(int bid) {
         long at = (long) (tail & mask) * 16;
         // the tail overlays entry 0's last two bytes: write each field, never the whole entry

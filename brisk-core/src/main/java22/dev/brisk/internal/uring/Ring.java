@@ -44,7 +44,6 @@ final class Ring {
     private static final int SETUP_SUBMIT_ALL = 1 << 7;
     private static final int SETUP_COOP_TASKRUN = 1 << 8;
     private static final int SETUP_SINGLE_ISSUER = 1 << 12;
-    private static final int SETUP_DEFER_TASKRUN = 1 << 13;
     private static final int REGISTER_ENABLE_RINGS = 12;
     private static final int EINVAL = 22;
     private static final int FEAT_SINGLE_MMAP = 1;
@@ -75,8 +74,6 @@ final class Ring {
     /** Completion head as consumed here. */
     private int cqHead;
     private final Arena arena = Arena.ofShared();
-    /** Completions are posted only when this side enters with GETEVENTS (DEFER_TASKRUN, kernel 6.1+). */
-    private final boolean deferTaskrun;
     /** Created disabled: {@link #enable} on the one thread that will submit (SINGLE_ISSUER). */
     private final boolean disabled;
     /** struct io_uring_getevents_arg, then a __kernel_timespec. */
@@ -93,15 +90,20 @@ final class Ring {
     }
 
     /**
+     * Not {@code DEFER_TASKRUN}, though it saves work per completion: since Linux 6.13 a deferred ring
+     * runs at most 20 pending completions' work per pass, oldest first, so with hundreds of busy
+     * connections a small request waits behind them for many turns (under {@code bench --hostile-bodies},
+     * the slowest {@code /hello} was 110-156 ms with it and 67-84 ms without it, four runs each).
+     *
      * @param singleIssuer whether one thread, which calls {@link #enable} first, makes every submission:
-     *                     the ring is then set up with SINGLE_ISSUER and DEFER_TASKRUN (kernel 6.1+), or
+     *                     the ring is then set up with SINGLE_ISSUER and COOP_TASKRUN (kernel 6.0+), or
      *                     COOP_TASKRUN (5.19+), or neither, whichever the kernel takes first
      */
     Ring(int entries, boolean singleIssuer) throws IOException {
         MemorySegment p = arena.allocate(120, 8);
         int base = SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL;
         int[] tries = singleIssuer
-                ? new int[] {base | SETUP_R_DISABLED | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN,
+                ? new int[] {base | SETUP_R_DISABLED | SETUP_SINGLE_ISSUER | SETUP_COOP_TASKRUN,
                         base | SETUP_COOP_TASKRUN, base}
                 : new int[] {base};
         long r = -EINVAL;
@@ -113,7 +115,6 @@ final class Ring {
             p.set(JAVA_INT, 8, flags);
             r = Native.syscall(Native.SYS_IO_URING_SETUP, entries, p.address(), 0, 0, 0, 0);
         }
-        deferTaskrun = (flags & SETUP_DEFER_TASKRUN) != 0;
         disabled = (flags & SETUP_R_DISABLED) != 0;
         if (r < 0) {
             arena.close();
@@ -220,8 +221,7 @@ final class Ring {
 
     private void enter(int minComplete, long waitNanos) {
         INT.setRelease(sqRing, sqTailOff, sqTail);
-        // with DEFER_TASKRUN, completions are posted only inside an enter with GETEVENTS: every enter asks
-        int flags = deferTaskrun ? ENTER_GETEVENTS : 0;
+        int flags = 0;
         long arg = 0;
         long argSize = 0;
         if (minComplete > 0) {
@@ -233,7 +233,7 @@ final class Ring {
         }
         for (int attempt = 0; attempt < 3; attempt++) {
             int toSubmit = sqTail - (int) INT.getAcquire(sqRing, sqHeadOff);
-            if (toSubmit == 0 && minComplete == 0 && !deferTaskrun) {
+            if (toSubmit == 0 && minComplete == 0) {
                 return;
             }
             long r = Native.syscall(Native.SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags, arg, argSize);

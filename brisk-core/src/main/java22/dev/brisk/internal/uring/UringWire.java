@@ -22,7 +22,11 @@ import java.util.concurrent.CompletableFuture;
  * into the ring's buffers as bytes arrive; the connection holds the buffers in arrival order until
  * {@link #read} has copied them out, then gives each back. It holds at most {@value #MAX_HELD}: at that
  * it cancels the receive and arms it again once read down, so a connection whose protocol does not
- * read takes no more of the ring. When the ring is empty ({@code ENOBUFS}) the connection falls back to
+ * read takes no more of the ring. A receive that fills a whole buffer means bytes are streaming in (a
+ * body): the connection then receives one buffer per submission, as a selector loop reads one buffer
+ * per readiness, until a buffer comes back part full (a multishot receive takes up to 32 buffers per
+ * pass in the kernel, so a few uploads would hold up every other connection's next request). When the
+ * ring is empty ({@code ENOBUFS}) the connection falls back to
  * one receive into a native buffer of its own, so connections that hold ring buffers can slow the
  * others but never stop them. Without a buffer ring (kernel before 5.19) every receive is such a
  * single receive, submitted while the protocol wants bytes and none are held.
@@ -74,8 +78,13 @@ final class UringWire implements Wire {
     private int[] heldLens = new int[MAX_HELD + 2];
     private int heldCount;
     private int heldOff;
-    /** The armed receive is the multishot one (else a single receive into {@link #recvBuf}). */
+    /** The armed receive is the multishot one (else a single receive, into the ring or {@link #recvBuf}). */
     private boolean multishot;
+    /**
+     * The last receive filled a whole ring buffer: bytes are streaming in (a body), so each receive takes
+     * one buffer, as a selector loop reads one buffer per readiness, until one comes back part full.
+     */
+    private boolean streaming;
     /** A cancellation of the multishot receive is in flight. */
     private boolean recvStopping;
     /** The ring had no buffer for the last multishot receive: the next receive is a single one. */
@@ -131,9 +140,11 @@ final class UringWire implements Wire {
             }
             MemorySegment e = loop.ring.sqe(Ring.OP_RECV, fd, userData(OP_RECV));
             e.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 1, Ring.SQE_BUFFER_SELECT);
-            e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 2, Ring.RECV_MULTISHOT);
+            if (!streaming) {
+                e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 2, Ring.RECV_MULTISHOT);
+            }
             e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 40, BufferRing.GROUP);
-            multishot = true;
+            multishot = !streaming;
             recvArmed = true;
             return;
         }
@@ -216,8 +227,12 @@ final class UringWire implements Wire {
             hold(bid, res);
             if (bid == OWN) {
                 ringEmpty = false; // try the ring again next time
-            } else if (heldCount >= MAX_HELD) {
-                stopRecv();
+            } else {
+                // a full buffer: more is likely waiting, so one buffer per receive from now on
+                streaming = res == loop.buffers().size();
+                if (streaming || heldCount >= MAX_HELD) {
+                    stopRecv();
+                }
             }
         } else {
             if (bid != OWN) {
