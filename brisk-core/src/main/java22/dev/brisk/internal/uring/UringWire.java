@@ -87,7 +87,7 @@ final class UringWire implements Wire {
     private boolean streaming;
     /** A cancellation of the multishot receive is in flight. */
     private boolean recvStopping;
-    /** The ring had no buffer for the last multishot receive: the next receive is a single one. */
+    /** The ring had no buffer for the last receive from it: the next receive is one into {@link #recvBuf}. */
     private boolean ringEmpty;
     private boolean eof;
     private IOException readError;
