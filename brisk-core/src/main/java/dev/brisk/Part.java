@@ -17,7 +17,8 @@ public interface Part {
     String name();
 
     /**
-     * The file name the client sent ({@code filename} parameter), which marks a file part.
+     * The file name the client sent, which marks a file part: the {@code filename} parameter, or an RFC
+     * 8187 {@code filename*} (UTF-8 or ISO-8859-1, percent-decoded), which wins when both are sent.
      *
      * @return the file name, empty when a file input was left empty; null for a plain field
      */

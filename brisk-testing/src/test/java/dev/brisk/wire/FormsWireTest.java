@@ -138,6 +138,11 @@ class FormsWireTest {
             return this;
         }
 
+        Form raw(byte[] b) {
+            out.writeBytes(b);
+            return this;
+        }
+
         Form ascii(String s) {
             out.writeBytes(s.getBytes(StandardCharsets.ISO_8859_1));
             return this;
@@ -205,6 +210,26 @@ class FormsWireTest {
                 assertThat(m.bodyBytes()).as("the part held in memory").isEqualTo(small);
                 awaitNothingHeld(t);
             }
+        }
+    }
+
+    @Test
+    void anRfc8187FileNameIsDecodedAndWinsAndAMalformedOneIs400() throws Exception {
+        try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
+            byte[] content = random(10, 3);
+            byte[] form = new Form().ascii("--" + B + "\r\nContent-Disposition: form-data; name=\"f\"; "
+                    + "filename=\"EURO rates.txt\"; filename*=UTF-8''%e2%82%ac%20rates.txt\r\n\r\n")
+                    .raw(content).ascii("\r\n").end();
+            for (String path : new String[] {"/parts", "/stream"}) {
+                RawConnection.Response r = post(c, path, form);
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.body()).startsWith("f:\u20ac rates.txt:10:" + crc(content));
+            }
+            byte[] bad = new Form().ascii("--" + B + "\r\nContent-Disposition: form-data; name=\"f\"; "
+                    + "filename*=UTF-16''%00a\r\n\r\nx\r\n").end();
+            RawConnection.Response r = post(c, "/parts", bad);
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.body()).contains("filename*'s charset is not UTF-8 or ISO-8859-1: UTF-16");
         }
     }
 

@@ -1,6 +1,11 @@
 package dev.brisk.internal.form;
 
 import dev.brisk.HttpException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -16,10 +21,13 @@ final class Disposition {
     }
 
     /**
-     * A part's {@code Content-Disposition}: {@code form-data} with a {@code name} and maybe a {@code filename}.
+     * A part's {@code Content-Disposition}: {@code form-data} with a {@code name} and maybe a file name.
+     * RFC 7578 tells senders not to use {@code filename*}, but some do (older clients, hand-written
+     * ones); when given, its RFC 8187 value ({@code UTF-8''%e2%82%ac.txt}) is decoded and wins over
+     * {@code filename}, as RFC 6266 section 4.3 has it for downloads.
      *
      * @return the name and the file name (null when absent)
-     * @throws HttpException 400 when it is not that
+     * @throws HttpException 400 when it is not that, or a {@code filename*} is malformed
      */
     static String[] formData(String value) {
         Map<String, String> p = new LinkedHashMap<>();
@@ -31,7 +39,61 @@ final class Disposition {
         if (name == null) {
             throw PartReader.malformed("a part's Content-Disposition has no name");
         }
-        return new String[] {name, p.get("filename")};
+        String extended = p.get("filename*");
+        return new String[] {name, extended != null ? extValue(extended) : p.get("filename")};
+    }
+
+    /**
+     * Decodes an RFC 8187 {@code ext-value}: {@code charset'[language]'value-chars}, where the value
+     * is attr-chars and {@code %XX} octets. The charset must be UTF-8 or ISO-8859-1 (the two every
+     * recipient must know); the language is ignored.
+     *
+     * @throws HttpException 400 naming the fault
+     */
+    static String extValue(String v) {
+        int q1 = v.indexOf('\'');
+        int q2 = q1 < 0 ? -1 : v.indexOf('\'', q1 + 1);
+        if (q2 < 0) {
+            throw PartReader.malformed("filename* is not charset'language'value");
+        }
+        String charsetName = v.substring(0, q1);
+        Charset charset;
+        if (charsetName.equalsIgnoreCase("UTF-8")) {
+            charset = StandardCharsets.UTF_8;
+        } else if (charsetName.equalsIgnoreCase("ISO-8859-1")) {
+            charset = StandardCharsets.ISO_8859_1;
+        } else {
+            throw PartReader.malformed("filename*'s charset is not UTF-8 or ISO-8859-1: " + charsetName);
+        }
+        byte[] out = new byte[v.length() - q2 - 1];
+        int n = 0;
+        for (int i = q2 + 1; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '%') {
+                int hi = i + 2 < v.length() ? Character.digit(v.charAt(i + 1), 16) : -1;
+                int lo = hi < 0 ? -1 : Character.digit(v.charAt(i + 2), 16);
+                if (lo < 0) {
+                    throw PartReader.malformed("filename* has a '%' not followed by two hex digits");
+                }
+                out[n++] = (byte) (hi << 4 | lo);
+                i += 2;
+            } else if (isAttrChar(c)) {
+                out[n++] = (byte) c;
+            } else {
+                throw PartReader.malformed("filename* holds '" + c + "', which must be percent-encoded");
+            }
+        }
+        try {
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(out, 0, n)).toString();
+        } catch (CharacterCodingException e) {
+            throw PartReader.malformed("filename*'s octets are not " + charset.name());
+        }
+    }
+
+    /** RFC 8187's attr-char: a token character other than {@code * ' %}. */
+    private static boolean isAttrChar(char c) {
+        return isTchar(c) && c != '*' && c != '\'' && c != '%';
     }
 
     /**

@@ -155,6 +155,29 @@ class PartReaderTest {
                 "control character");
     }
 
+    private static String fileName(String disposition) {
+        byte[] body = bytes("--" + B + "\r\nContent-Disposition: form-data; name=f; " + disposition
+                + "\r\n\r\nx\r\n--" + B + "--");
+        return parts(body).get(0).split("\\|")[1];
+    }
+
+    @Test
+    void anRfc8187FileNameIsDecodedAndWinsOverThePlainOne() {
+        assertThat(fileName("filename*=UTF-8''%e2%82%ac%20rates.txt")).isEqualTo("\u20ac rates.txt");
+        assertThat(fileName("filename=\"plain.txt\"; filename*=utf-8'en'%C3%A9t%C3%A9.txt")).isEqualTo("\u00e9t\u00e9.txt");
+        assertThat(fileName("filename*=ISO-8859-1''%E9t%E9.txt; filename=plain.txt")).isEqualTo("\u00e9t\u00e9.txt");
+        assertThat(fileName("filename*=UTF-8''")).isEmpty();
+        String head = "--" + B + "\r\nContent-Disposition: form-data; name=f; ";
+        String tail = "\r\n\r\nx\r\n--" + B + "--";
+        refused(head + "filename*=UTF-8'%41" + tail, 400, "not charset'language'value");
+        refused(head + "filename*=x.txt" + tail, 400, "not charset'language'value");
+        refused(head + "filename*=UTF-16''%00a" + tail, 400, "not UTF-8 or ISO-8859-1: UTF-16");
+        refused(head + "filename*=UTF-8''a%2" + tail, 400, "not followed by two hex digits");
+        refused(head + "filename*=UTF-8''a%zz" + tail, 400, "not followed by two hex digits");
+        refused(head + "filename*=UTF-8''a'b" + tail, 400, "holds ''', which must be percent-encoded");
+        refused(head + "filename*=UTF-8''%C3" + tail, 400, "filename*'s octets are not UTF-8");
+    }
+
     @Test
     void aHeaderValueThatIsNotUtf8Is400() {
         byte[] head = bytes("--" + B + "\r\nContent-Disposition: form-data; name=\"");
