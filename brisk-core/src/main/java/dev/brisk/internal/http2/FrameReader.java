@@ -3,7 +3,7 @@ package dev.brisk.internal.http2;
 /**
  * Splits a connection's bytes into HTTP/2 frames (RFC 9113 4, 6) and checks their format: sizes,
  * stream zero or not, padding, and that a header block's {@code CONTINUATION}s follow it with
- * nothing in between. A pure codec: bytes in, calls on a {@link Listener} out, no socket. Frames of
+ * nothing in between. A pure codec: bytes in, calls on a {@link ConnectionFrames} and a {@link StreamFrames} out, no socket. Frames of
  * any size up to {@code maxFrameSize} pass through a small buffer: a {@code DATA} payload and a header
  * block fragment are handed over piece by piece as they arrive; only the small fixed-size frames
  * are waited for whole.
@@ -17,12 +17,34 @@ package dev.brisk.internal.http2;
  * </pre>
  *
  * <p>Errors: a connection error is thrown as {@link Http2Exception}; the one stream error of the
- * format (a {@code PRIORITY} frame of the wrong size) goes to {@link Listener#streamError}. Loop
+ * format (a {@code PRIORITY} frame of the wrong size) goes to {@link StreamFrames#streamError}. Loop
  * thread only.
  */
 final class FrameReader {
-    /** What the frames say. A method may throw a connection error; the reader then stops. */
-    interface Listener {
+    /** What the frames say about the connection itself. A method may throw a connection error; the reader then stops. */
+    interface ConnectionFrames {
+        /** One setting of a {@code SETTINGS} frame (not an ack). */
+        void setting(int id, int value) throws Http2Exception;
+
+        /** A {@code SETTINGS} frame is over; {@code ack}: it was an acknowledgement (empty). */
+        void settingsEnd(boolean ack) throws Http2Exception;
+
+        void ping(boolean ack, long payload) throws Http2Exception;
+
+        void goAway(int lastStream, int code) throws Http2Exception;
+
+        /** A {@code WINDOW_UPDATE}: the connection's ({@code stream} 0) or a stream's. */
+        void windowUpdate(int stream, int increment) throws Http2Exception;
+
+        /** A frame of a type this side does not know: ignored (5.5), but it is still a frame. */
+        void unknownFrame(int type) throws Http2Exception;
+
+        /** An empty {@code CONTINUATION} that does not end its block: a frame that carries nothing. */
+        void emptyContinuation() throws Http2Exception;
+    }
+
+    /** What the frames say about streams: requests and their bodies. A method may throw a connection error. */
+    interface StreamFrames {
         /** A {@code DATA} frame begins: {@code length} is its whole payload, padding included (flow control counts it). */
         void dataFrame(int stream, int length, boolean endStream) throws Http2Exception;
 
@@ -45,24 +67,6 @@ final class FrameReader {
 
         void rstStream(int stream, int code) throws Http2Exception;
 
-        /** One setting of a {@code SETTINGS} frame (not an ack). */
-        void setting(int id, int value) throws Http2Exception;
-
-        /** A {@code SETTINGS} frame is over; {@code ack}: it was an acknowledgement (empty). */
-        void settingsEnd(boolean ack) throws Http2Exception;
-
-        void ping(boolean ack, long payload) throws Http2Exception;
-
-        void goAway(int lastStream, int code) throws Http2Exception;
-
-        void windowUpdate(int stream, int increment) throws Http2Exception;
-
-        /** A frame of a type this side does not know: ignored (5.5), but it is still a frame. */
-        void unknownFrame(int type) throws Http2Exception;
-
-        /** An empty {@code CONTINUATION} that does not end its block: a frame that carries nothing. */
-        void emptyContinuation() throws Http2Exception;
-
         /** A frame that is an error of one stream only: reset it with {@code code}. */
         void streamError(int stream, int code) throws Http2Exception;
     }
@@ -76,7 +80,8 @@ final class FrameReader {
     private static final int FIXED = 6;
     private static final int SKIP = 7;
 
-    private final Listener listener;
+    private final ConnectionFrames conn;
+    private final StreamFrames streams;
     private final int maxFrameSize;
     private int state = HEADER;
     // the current frame
@@ -92,8 +97,9 @@ final class FrameReader {
     /** The listener wants no more frames (its connection is closing). */
     private boolean stopped;
 
-    FrameReader(Listener listener, int maxFrameSize) {
-        this.listener = listener;
+    FrameReader(ConnectionFrames conn, StreamFrames streams, int maxFrameSize) {
+        this.conn = conn;
+        this.streams = streams;
         this.maxFrameSize = maxFrameSize;
     }
 
@@ -163,7 +169,7 @@ final class FrameReader {
                 case DATA_BYTES -> {
                     int n = Math.min(avail, remaining);
                     if (n > 0) {
-                        listener.data(stream, a, i, n);
+                        streams.data(stream, a, i, n);
                         i += n;
                         remaining -= n;
                     }
@@ -173,12 +179,12 @@ final class FrameReader {
                     boolean end2 = (flags & H2.END_STREAM) != 0;
                     int s = stream;
                     toPaddingOrHeader();
-                    listener.dataEnd(s, end2);
+                    streams.dataEnd(s, end2);
                 }
                 case FRAGMENT -> {
                     int n = Math.min(avail, remaining);
                     if (n > 0) {
-                        listener.headerBytes(a, i, n);
+                        streams.headerBytes(a, i, n);
                         i += n;
                         remaining -= n;
                     }
@@ -190,7 +196,7 @@ final class FrameReader {
                     continuing = whole ? 0 : s;
                     toPaddingOrHeader();
                     if (whole) {
-                        listener.headersEnd(s);
+                        streams.headersEnd(s);
                     }
                 }
                 case PADDING -> {
@@ -215,7 +221,7 @@ final class FrameReader {
                     } else if (remaining == 0) {
                         state = HEADER;
                         if (type == H2.SETTINGS) {
-                            listener.settingsEnd(false);
+                            conn.settingsEnd(false);
                         }
                     }
                 }
@@ -228,7 +234,7 @@ final class FrameReader {
                     }
                     state = HEADER;
                     if (type == H2.PRIORITY) {
-                        listener.streamError(stream, H2.FRAME_SIZE_ERROR);
+                        streams.streamError(stream, H2.FRAME_SIZE_ERROR);
                     }
                 }
                 default -> throw new IllegalStateException("state " + state);
@@ -254,7 +260,7 @@ final class FrameReader {
                 if ((flags & H2.PADDED) != 0 && length < 1) {
                     throw new Http2Exception(H2.FRAME_SIZE_ERROR, "padded DATA frame without a pad length");
                 }
-                listener.dataFrame(stream, length, (flags & H2.END_STREAM) != 0);
+                streams.dataFrame(stream, length, (flags & H2.END_STREAM) != 0);
                 if ((flags & H2.PADDED) != 0) {
                     state = PAD_LENGTH;
                 } else {
@@ -279,7 +285,7 @@ final class FrameReader {
                     throw new Http2Exception(H2.PROTOCOL_ERROR, "CONTINUATION without a header block");
                 }
                 if (length == 0 && (flags & H2.END_HEADERS) == 0) {
-                    listener.emptyContinuation();
+                    conn.emptyContinuation();
                 }
                 state = FRAGMENT;
             }
@@ -297,13 +303,13 @@ final class FrameReader {
                 if ((flags & H2.ACK) != 0) {
                     requireLength(length == 0, "SETTINGS ack");
                     state = HEADER;
-                    listener.settingsEnd(true);
+                    conn.settingsEnd(true);
                     return;
                 }
                 requireLength(length % 6 == 0, "SETTINGS");
                 if (length == 0) {
                     state = HEADER;
-                    listener.settingsEnd(false);
+                    conn.settingsEnd(false);
                 } else {
                     state = FIXED;
                 }
@@ -324,7 +330,7 @@ final class FrameReader {
                 state = FIXED;
             }
             default -> {
-                listener.unknownFrame(type);
+                conn.unknownFrame(type);
                 state = length > 0 ? SKIP : HEADER;
             }
         }
@@ -343,7 +349,7 @@ final class FrameReader {
 
     private void startBlock(int dependency) throws Http2Exception {
         state = FRAGMENT;
-        listener.headers(stream, (flags & H2.END_STREAM) != 0, dependency);
+        streams.headers(stream, (flags & H2.END_STREAM) != 0, dependency);
         if (remaining == 0) {
             // an empty fragment: the FRAGMENT state ends the frame at once
             return;
@@ -352,12 +358,12 @@ final class FrameReader {
 
     private void fixed(byte[] a, int i) throws Http2Exception {
         switch (type) {
-            case H2.PRIORITY -> listener.priority(stream, int31(a, i));
-            case H2.RST_STREAM -> listener.rstStream(stream, int32(a, i));
-            case H2.SETTINGS -> listener.setting((a[i] & 0xff) << 8 | a[i + 1] & 0xff, int32(a, i + 2));
-            case H2.PING -> listener.ping((flags & H2.ACK) != 0, (long) int32(a, i) << 32 | int32(a, i + 4) & 0xffffffffL);
-            case H2.GOAWAY -> listener.goAway(int31(a, i), int32(a, i + 4));
-            case H2.WINDOW_UPDATE -> listener.windowUpdate(stream, int31(a, i));
+            case H2.PRIORITY -> streams.priority(stream, int31(a, i));
+            case H2.RST_STREAM -> streams.rstStream(stream, int32(a, i));
+            case H2.SETTINGS -> conn.setting((a[i] & 0xff) << 8 | a[i + 1] & 0xff, int32(a, i + 2));
+            case H2.PING -> conn.ping((flags & H2.ACK) != 0, (long) int32(a, i) << 32 | int32(a, i + 4) & 0xffffffffL);
+            case H2.GOAWAY -> conn.goAway(int31(a, i), int32(a, i + 4));
+            case H2.WINDOW_UPDATE -> conn.windowUpdate(stream, int31(a, i));
             default -> throw new IllegalStateException("type " + type);
         }
     }

@@ -11,14 +11,15 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 
 /**
- * HTTP/2 (RFC 9113) on one {@link Wire}: the connection's state machine. Frames come in through a
- * {@link FrameReader}; the connection keeps what is the connection's (the preface, SETTINGS, PING,
- * GOAWAY, its window, its deadlines, the drain) and hands what is a stream's to
+ * HTTP/2 (RFC 9113) on one {@link Wire}: the connection's state machine. It keeps the input, the
+ * client's preface, the deadlines and the states below; frames come in through a {@link FrameReader},
+ * which hands control frames (SETTINGS, PING, WINDOW_UPDATE, the client's GOAWAY) to
+ * {@link ControlFrames} and what is a stream's to
  * {@link RequestStreams}, which turns header blocks and DATA into {@link Exchange}s for the app,
  * dispatched as HTTP/1.1 requests are (on the blocking engine right on this thread). Answers go out
  * through the {@link ResponseSender}; frames through the {@link FrameWriter} into one ordered
  * {@link Http2Output}, written at the end of each event; a {@link FloodGuard} caps what a client can
- * make it do for nothing.
+ * make it do for nothing; {@link GoAway} says how the connection ends when nothing went wrong.
  *
  * <pre>
  *   (open: SETTINGS sent) ─▶ PREFACE ──the preface's 24 bytes──▶ OPEN
@@ -35,15 +36,13 @@ import java.util.concurrent.Executor;
  * <p>Threads: every method on the wire's loop thread, except {@link #execute}, {@link #inLoop},
  * {@link #remoteAddress} and {@link #tls}.
  */
-final class Http2Connection implements Protocol, FrameReader.Listener {
+final class Http2Connection implements Protocol {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final int PREFACE = 0;
     private static final int OPEN = 1;
     /** A GOAWAY for an error is on its way out: nothing more is read or served. */
     private static final int CLOSING = 2;
     private static final int CLOSED = 3;
-    /** The payload of the PING that measures the drain's round trip. */
-    private static final long DRAIN_PING = 0x6272_6973_6b2d_6472L;
     /** How often a blocking loop looks at the timers while streams are open. */
     private static final long TICK_NANOS = 100_000_000L;
 
@@ -56,6 +55,7 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private final ResponseSender sender;
     private final RequestStreams streams;
     private final FloodGuard flood;
+    private final GoAway goAway;
     private final long writeNanos;
     private final long idleNanos;
     private final long headerNanos;
@@ -66,12 +66,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private int prefaceSeen;
     private final long prefaceDeadline;
 
-    // lifecycle
-    private boolean draining;
-    private boolean goAwayFinal;
-    private int goAwayLast = Integer.MAX_VALUE;
-    private long graceEnd;
-    private boolean peerGoAway;
     private long idleSince;
     /** When a blocking loop next checks the timers while streams are open (see {@link #nextDeadline}). */
     private long tickAt;
@@ -89,29 +83,19 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
         this.headerNanos = shared.options.headerReadTimeout().toNanos();
         // the connection's window: four streams' worth, so a few uploads at once need not wait for each other
         int connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
-        this.reader = new FrameReader(this, h2.maxFrameSize());
         this.out = new Http2Output(wire);
         this.frames = new FrameWriter(out);
+        this.goAway = new GoAway(frames);
         this.sender = new ResponseSender(this, frames, out, new StreamRecorder(wire, shared.accessLog),
                 wire.blocking(), shared.options.requestIds());
         long now = wire.clock();
         this.flood = new FloodGuard(h2.maxConcurrentStreams(), now);
         this.streams = new RequestStreams(this, wire, shared, frames, sender, flood, connWindowTarget);
+        ControlFrames control = new ControlFrames(frames, sender, streams, flood, goAway, wire::clock);
+        this.reader = new FrameReader(control, streams, h2.maxFrameSize());
         this.prefaceDeadline = now + headerNanos;
         this.idleSince = now;
-        // the server's preface: SETTINGS first, then the connection's larger window
-        int[] settings = h2.maxFrameSize() != H2.MIN_MAX_FRAME_SIZE
-                ? new int[] {H2.SETTINGS_MAX_CONCURRENT_STREAMS, h2.maxConcurrentStreams(),
-                        H2.SETTINGS_INITIAL_WINDOW_SIZE, h2.initialWindowSize(),
-                        H2.SETTINGS_MAX_HEADER_LIST_SIZE, h2.maxHeaderListSize(),
-                        H2.SETTINGS_MAX_FRAME_SIZE, h2.maxFrameSize()}
-                : new int[] {H2.SETTINGS_MAX_CONCURRENT_STREAMS, h2.maxConcurrentStreams(),
-                        H2.SETTINGS_INITIAL_WINDOW_SIZE, h2.initialWindowSize(),
-                        H2.SETTINGS_MAX_HEADER_LIST_SIZE, h2.maxHeaderListSize()};
-        frames.settings(settings);
-        if (connWindowTarget > H2.DEFAULT_WINDOW) {
-            frames.windowUpdate(0, connWindowTarget - H2.DEFAULT_WINDOW);
-        }
+        control.preface(h2, connWindowTarget);
         if (buffered != null && buffered.hasRemaining()) {
             holdInput();
             if (in.remaining() < buffered.remaining()) {
@@ -194,9 +178,9 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     }
 
     private void onEof() {
-        if (state == OPEN && shared.http1.draining() && !goAwayFinal) {
+        if (state == OPEN && shared.http1.draining() && !goAway.sentFinal()) {
             // the drain ended an idle read: say so before closing
-            frames.goAway(streams.lastClientStream(), H2.NO_ERROR, null);
+            goAway.sendFinal(streams.lastClientStream(), null);
             out.flush();
         }
         close();
@@ -299,8 +283,8 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             }
             return tickAt;
         }
-        if (draining && !goAwayFinal) {
-            return graceEnd;
+        if (goAway.inGrace()) {
+            return goAway.graceEnd();
         }
         return idleSince + idleNanos;
     }
@@ -309,133 +293,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
     private void flushTask() {
         flushQueued = false;
         afterEvent();
-    }
-
-    // ---- frames in: the connection ------------------------------------------------------------
-
-    @Override
-    public void setting(int id, int value) throws Http2Exception {
-        switch (id) {
-            case H2.SETTINGS_HEADER_TABLE_SIZE -> sender.encoder().peerTableSize(value < 0 ? Integer.MAX_VALUE : value);
-            case H2.SETTINGS_ENABLE_PUSH -> {
-                if (value != 0 && value != 1) {
-                    throw new Http2Exception(H2.PROTOCOL_ERROR, "SETTINGS_ENABLE_PUSH must be 0 or 1");
-                }
-            }
-            case H2.SETTINGS_INITIAL_WINDOW_SIZE -> {
-                if (value < 0) {
-                    throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1");
-                }
-                streams.peerInitialWindow(value);
-            }
-            case H2.SETTINGS_MAX_FRAME_SIZE -> {
-                if (value < H2.MIN_MAX_FRAME_SIZE || value > H2.MAX_MAX_FRAME_SIZE) {
-                    throw new Http2Exception(H2.PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE out of range");
-                }
-                frames.peerMaxFrame(value);
-            }
-            default -> {
-                // SETTINGS_MAX_CONCURRENT_STREAMS limits pushes, which this server never makes;
-                // SETTINGS_MAX_HEADER_LIST_SIZE is advisory; unknown settings are ignored (6.5.2)
-            }
-        }
-    }
-
-    @Override
-    public void settingsEnd(boolean ack) throws Http2Exception {
-        if (ack) {
-            return;
-        }
-        FloodGuard.enforce(flood.control(wire.clock()));
-        frames.settingsAck();
-    }
-
-    @Override
-    public void ping(boolean ack, long payload) throws Http2Exception {
-        if (ack) {
-            if (payload == DRAIN_PING && draining && !goAwayFinal) {
-                finalGoAway(); // a round trip since the first GOAWAY: what the client sent before it is here
-            }
-            return;
-        }
-        FloodGuard.enforce(flood.control(wire.clock()));
-        frames.ping(true, payload);
-    }
-
-    @Override
-    public void goAway(int lastStream, int code) {
-        peerGoAway = true; // no new streams will come; those in flight finish
-    }
-
-    @Override
-    public void unknownFrame(int type) throws Http2Exception {
-        FloodGuard.enforce(flood.control(wire.clock()));
-    }
-
-    @Override
-    public void emptyContinuation() throws Http2Exception {
-        FloodGuard.enforce(flood.control(wire.clock()));
-    }
-
-    @Override
-    public void windowUpdate(int stream, int increment) throws Http2Exception {
-        if (stream != 0) {
-            streams.windowUpdate(stream, increment);
-            return;
-        }
-        if (increment == 0) {
-            throw new Http2Exception(H2.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 for the connection");
-        }
-        if (!sender.connWindowUpdate(increment)) {
-            throw new Http2Exception(H2.FLOW_CONTROL_ERROR, "connection window above 2^31-1");
-        }
-    }
-
-    // ---- frames in: streams (RequestStreams) --------------------------------------------------
-
-    @Override
-    public void headers(int stream, boolean endStream, int dependency) {
-        streams.headers(stream, endStream, dependency);
-    }
-
-    @Override
-    public void headerBytes(byte[] a, int off, int len) throws Http2Exception {
-        streams.headerBytes(a, off, len);
-    }
-
-    @Override
-    public void headersEnd(int stream) throws Http2Exception {
-        streams.headersEnd(stream);
-    }
-
-    @Override
-    public void priority(int stream, int dependency) throws Http2Exception {
-        streams.priority(stream, dependency);
-    }
-
-    @Override
-    public void rstStream(int stream, int code) throws Http2Exception {
-        streams.rstStream(stream, code);
-    }
-
-    @Override
-    public void streamError(int stream, int code) throws Http2Exception {
-        streams.streamError(stream, code);
-    }
-
-    @Override
-    public void dataFrame(int stream, int length, boolean endStream) throws Http2Exception {
-        streams.dataFrame(stream, length, endStream);
-    }
-
-    @Override
-    public void data(int stream, byte[] a, int off, int len) {
-        streams.data(a, off, len);
-    }
-
-    @Override
-    public void dataEnd(int stream, boolean endStream) {
-        streams.dataEnd(endStream);
     }
 
     // ---- answers ------------------------------------------------------------------------------
@@ -499,16 +356,12 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     /** Whether stream {@code id} is served: false for one opened after the final GOAWAY. */
     boolean serves(int id) {
-        return !goAwayFinal || id <= goAwayLast;
+        return goAway.serves(id);
     }
 
     /** Stream {@code id} is the last one served: the final GOAWAY names it (unless one already went out). */
     void lastStream(int id) {
-        if (!goAwayFinal) {
-            goAwayFinal = true;
-            goAwayLast = id;
-            frames.goAway(id, H2.NO_ERROR, null);
-        }
+        goAway.sendFinal(id, null);
     }
 
     /** No stream is open any more: the idle timeout runs from now. */
@@ -537,10 +390,9 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
 
     /** With the final GOAWAY sent (or the client's), closes once no stream is left. */
     private void maybeFinish() {
-        if ((goAwayFinal || peerGoAway) && streams.open() == 0 && !reader.inHeaderBlock() && out.pending() == 0) {
-            if (!goAwayFinal) {
-                frames.goAway(streams.lastClientStream(), H2.NO_ERROR, null);
-                goAwayFinal = true;
+        if (goAway.ending() && streams.open() == 0 && !reader.inHeaderBlock() && out.pending() == 0) {
+            if (!goAway.sentFinal()) {
+                goAway.sendFinal(streams.lastClientStream(), null);
                 if (!out.flush() || out.pending() > 0) {
                     state = CLOSING;
                     return;
@@ -548,12 +400,6 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             }
             lingerClose();
         }
-    }
-
-    private void finalGoAway() {
-        goAwayFinal = true;
-        goAwayLast = streams.lastClientStream();
-        frames.goAway(goAwayLast, H2.NO_ERROR, null);
     }
 
     /** Everything is sent: the output is shut and what the client still sends is read and dropped, briefly. */
@@ -593,23 +439,18 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             connectionError(H2.PROTOCOL_ERROR, "header block not finished within header-read-timeout");
             return;
         }
-        if (draining && !goAwayFinal && now - graceEnd > 0) {
-            finalGoAway();
-        }
+        goAway.timers(now, streams.lastClientStream());
         streams.timers(now);
         if (streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock() && now - idleSince > idleNanos) {
             wire.counters().timedOut();
-            frames.goAway(streams.lastClientStream(), H2.NO_ERROR, "idle");
-            goAwayFinal = true;
+            goAway.sendFinal(streams.lastClientStream(), "idle");
             state = CLOSING;
         }
     }
 
     /**
-     * Graceful shutdown: {@code GOAWAY} with the largest stream id and a {@code PING}; once the ping
-     * comes back (a round trip: requests the client sent before it saw the GOAWAY are here) or
-     * {@code drain-grace} has passed, the final {@code GOAWAY} with the last stream id: no new stream
-     * is served after it, and every one before it is answered. The connection closes when none is left.
+     * Graceful shutdown ({@link GoAway}): no new stream is served after the final {@code GOAWAY}, and
+     * every one before it is answered. The connection closes when none is left.
      */
     @Override
     public void drain() {
@@ -617,19 +458,9 @@ final class Http2Connection implements Protocol, FrameReader.Listener {
             close();
             return;
         }
-        if (state != OPEN || draining) {
-            return;
+        if (state == OPEN && goAway.drain(wire.clock(), shared.options.drainGrace().toNanos(), streams.lastClientStream())) {
+            afterEvent();
         }
-        draining = true;
-        long grace = shared.options.drainGrace().toNanos();
-        if (grace == 0) {
-            finalGoAway();
-        } else {
-            frames.goAway(Integer.MAX_VALUE, H2.NO_ERROR, null);
-            frames.ping(false, DRAIN_PING);
-            graceEnd = wire.clock() + grace;
-        }
-        afterEvent();
     }
 
     @Override

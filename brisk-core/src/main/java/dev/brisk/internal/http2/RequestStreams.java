@@ -27,7 +27,7 @@ import dev.brisk.internal.web.Exchange;
  *
  * <p>Loop thread only.
  */
-final class RequestStreams {
+final class RequestStreams implements FrameReader.StreamFrames {
     private final Http2Connection conn;
     private final Wire wire;
     private final Http2Shared shared;
@@ -90,15 +90,18 @@ final class RequestStreams {
 
     // ---- header blocks ------------------------------------------------------------------------
 
-    void headers(int stream, boolean endStream, int dependency) {
+    @Override
+    public void headers(int stream, boolean endStream, int dependency) {
         block.begin(endStream, dependency, wire.clock());
     }
 
-    void headerBytes(byte[] a, int off, int len) throws Http2Exception {
+    @Override
+    public void headerBytes(byte[] a, int off, int len) throws Http2Exception {
         block.append(a, off, len);
     }
 
-    void headersEnd(int stream) throws Http2Exception {
+    @Override
+    public void headersEnd(int stream) throws Http2Exception {
         Http2Stream s = streams.get(stream);
         try {
             if (s != null) {
@@ -203,7 +206,8 @@ final class RequestStreams {
 
     // ---- other frames on streams --------------------------------------------------------------
 
-    void priority(int stream, int dependency) throws Http2Exception {
+    @Override
+    public void priority(int stream, int dependency) throws Http2Exception {
         FloodGuard.enforce(flood.control(wire.clock()));
         if (dependency == stream) {
             streamError(stream, H2.PROTOCOL_ERROR);
@@ -211,7 +215,8 @@ final class RequestStreams {
         // otherwise ignored: RFC 9113 lets a server ignore priorities (5.3)
     }
 
-    void rstStream(int stream, int code) throws Http2Exception {
+    @Override
+    public void rstStream(int stream, int code) throws Http2Exception {
         if (stream > lastClientStream) {
             throw new Http2Exception(H2.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
         }
@@ -222,7 +227,8 @@ final class RequestStreams {
         }
     }
 
-    void streamError(int stream, int code) throws Http2Exception {
+    @Override
+    public void streamError(int stream, int code) throws Http2Exception {
         Http2Stream s = streams.get(stream);
         if (s != null) {
             resetStream(s, code, true);
@@ -279,7 +285,8 @@ final class RequestStreams {
 
     // ---- DATA ---------------------------------------------------------------------------------
 
-    void dataFrame(int stream, int length, boolean endStream) throws Http2Exception {
+    @Override
+    public void dataFrame(int stream, int length, boolean endStream) throws Http2Exception {
         bodies.frameArrives(length);
         Http2Stream s = streams.get(stream);
         if (s == null) {
@@ -307,11 +314,13 @@ final class RequestStreams {
         bodies.target(s);
     }
 
-    void data(byte[] a, int off, int len) {
+    @Override
+    public void data(int stream, byte[] a, int off, int len) {
         bodies.data(a, off, len);
     }
 
-    void dataEnd(boolean endStream) {
+    @Override
+    public void dataEnd(int stream, boolean endStream) {
         bodies.dataEnd(endStream);
     }
 

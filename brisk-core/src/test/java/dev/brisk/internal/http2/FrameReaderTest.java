@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class FrameReaderTest {
     /** Records what the reader reports, one string per call. */
-    static final class Log implements FrameReader.Listener {
+    static final class Log implements FrameReader.ConnectionFrames, FrameReader.StreamFrames {
         final List<String> events = new ArrayList<>();
         final ByteArrayOutputStream data = new ByteArrayOutputStream();
         final ByteArrayOutputStream block = new ByteArrayOutputStream();
@@ -66,7 +66,7 @@ class FrameReaderTest {
     /** Feeds {@code in} split at {@code split}, as a connection would: unconsumed bytes stay for the next read. */
     static Log feed(byte[] in, int split) throws Http2Exception {
         Log log = new Log();
-        FrameReader r = new FrameReader(log, 16_384);
+        FrameReader r = new FrameReader(log, log, 16_384);
         byte[] buf = new byte[in.length];
         int end = 0;
         int start = 0;
@@ -157,7 +157,7 @@ class FrameReaderTest {
     @Test
     void readsNothingOnceStopped() throws Exception {
         Log log = new Log();
-        FrameReader r = new FrameReader(log, 16_384);
+        FrameReader r = new FrameReader(log, log, 16_384);
         byte[] two = concat(frameOf(H2.PING, 0, 0, new byte[8]), frameOf(H2.PING, 0, 0, new byte[8]));
         r.stop();
         assertThat(r.read(two, 0, two.length)).isEqualTo(two.length);
