@@ -45,9 +45,14 @@ class Http2DrainTest {
     }
 
     private void start(Duration drainGrace) {
+        start(drainGrace, 0);
+    }
+
+    private void start(Duration drainGrace, int maxRequestsPerConnection) {
         app = Brisk.create(cfg -> {
             engine.apply(cfg);
-            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(5)).drainGrace(drainGrace);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(5)).drainGrace(drainGrace)
+                    .maxRequestsPerConnection(maxRequestsPerConnection);
             cfg.get("/hello", ctx -> ctx.text("hello"));
             cfg.get("/slow", ctx -> {
                 slowStarted.countDown();
@@ -114,6 +119,28 @@ class Http2DrainTest {
             assertThat(statusOf(rest, 1)).isEqualTo(200);
             assertThat(bodyOf(rest, 1)).isEqualTo("slow");
             closer.join(10_000);
+        }
+    }
+
+    @Test
+    void aDrainAfterTheFinalGoAwayNeverRaisesItsLastStream() throws Exception {
+        start(Duration.ofSeconds(2), 1); // the first stream is the connection's last: its GOAWAY names it
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/slow");
+            assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread closer = closeInBackground(); // drains while stream 1 is still handled
+            List<H2Conn.Frame> rest = new ArrayList<>();
+            H2Conn.Frame f;
+            while ((f = c.read()) != null) {
+                rest.add(f);
+            }
+            // RFC 9113 6.8: the last stream id of a later GOAWAY must not be larger than an earlier one's
+            assertThat(rest.stream().filter(type(GOAWAY)).map(H2Conn.Frame::lastStream).toList())
+                    .as("every GOAWAY's last stream").isNotEmpty().containsOnly(1);
+            assertThat(statusOf(rest, 1)).isEqualTo(200);
+            assertThat(bodyOf(rest, 1)).isEqualTo("slow");
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
         }
     }
 
