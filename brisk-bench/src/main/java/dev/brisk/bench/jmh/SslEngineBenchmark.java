@@ -31,6 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * request, the server unwrapping it and wrapping Brisk's hello response, and the client unwrapping that. Each
  * side does one wrap and one unwrap of the same two records, so a server's share is half the time per
  * operation: the floor under what {@code tls-hello} adds to {@code hello} per request (README, TLS).
+ *
+ * <p>{@code pairs}: how many engine pairs, each past its own handshake with its own keys, take turns
+ * (one exchange each, round robin). 1 is the floor with everything hot in the caches; 50 is the number
+ * of connections {@code ./brisk bench --tls-keepalive} keeps, each with its own engine and key state,
+ * as a server meets them.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -47,6 +52,12 @@ public class SslEngineBenchmark {
     @Param({"TLSv1.2", "TLSv1.3"})
     public String protocol;
 
+    @Param({"1"})
+    public int pairs;
+
+    private SSLEngine[] clients;
+    private SSLEngine[] servers;
+    private int turn;
     private SSLEngine client;
     private SSLEngine server;
     private ByteBuffer toServer;
@@ -63,6 +74,21 @@ public class SslEngineBenchmark {
         tmf.init(tls.keyStore());
         SSLContext trusting = SSLContext.getInstance("TLS");
         trusting.init(null, tmf.getTrustManagers(), null);
+        clients = new SSLEngine[pairs];
+        servers = new SSLEngine[pairs];
+        for (int p = 0; p < pairs; p++) {
+            pair(tls, trusting);
+            clients[p] = client;
+            servers[p] = server;
+        }
+        for (String file : new String[] {"cert.pem", "key.pem", "keystore.p12"}) {
+            Files.deleteIfExists(dir.resolve(file));
+        }
+        Files.deleteIfExists(dir);
+    }
+
+    /** Makes {@link #client} and {@link #server} a new pair past its handshake. */
+    private void pair(BenchTls tls, SSLContext trusting) throws Exception {
         server = tls.sslContext().createSSLEngine();
         server.setUseClientMode(false);
         server.setEnabledProtocols(new String[] {protocol});
@@ -79,10 +105,6 @@ public class SslEngineBenchmark {
         for (int i = 0; i < 1_000; i++) {
             boolean progress = step(client, toServer, toClient) | step(server, toClient, toServer);
             if (!progress && idle(client) && idle(server)) {
-                for (String file : new String[] {"cert.pem", "key.pem", "keystore.p12"}) {
-                    Files.deleteIfExists(dir.resolve(file));
-                }
-                Files.deleteIfExists(dir);
                 return;
             }
         }
@@ -123,6 +145,11 @@ public class SslEngineBenchmark {
     /** One request and its response through both engines; returns the bytes the client got. */
     @Benchmark
     public int requestAndResponse() throws SSLException {
+        if (pairs > 1) {
+            client = clients[turn];
+            server = servers[turn];
+            turn = turn + 1 == pairs ? 0 : turn + 1;
+        }
         request.rewind();
         toServer.clear();
         client.wrap(request, toServer);
