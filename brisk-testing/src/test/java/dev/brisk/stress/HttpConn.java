@@ -226,6 +226,28 @@ final class HttpConn implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether an answer starts within {@code millis}: its first byte is waited for and left unread (a
+     * {@link #read} follows); false when nothing came in that time. The read timeout is {@code millis}
+     * afterwards.
+     */
+    boolean answersWithin(long millis) {
+        try {
+            socket.setSoTimeout((int) millis);
+            in.mark(1);
+            int c = in.read();
+            if (c < 0) {
+                throw new AssertionError("connection was closed");
+            }
+            in.reset();
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            throw new AssertionError("connection was reset", e);
+        }
+    }
+
     /** Whether a read gives nothing within {@code millis} (no byte, no end of stream). */
     boolean silentFor(long millis) {
         try {

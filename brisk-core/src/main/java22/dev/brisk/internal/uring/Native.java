@@ -65,6 +65,8 @@ final class Native {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPTION);
     private static final MethodHandle GETSOCKNAME = handle("getsockname",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), ERRNO_OPTION);
+    private static final MethodHandle GETPEERNAME = handle("getpeername",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), ERRNO_OPTION);
     private static final MethodHandle SHUTDOWN = handle("shutdown",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_OPTION);
     private static final MethodHandle CLOSE = handle("close",
@@ -182,6 +184,26 @@ final class Native {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /**
+     * The address of {@code fd}'s peer (getpeername(2)) as sockaddr bytes, made in {@code buf} (132 bytes
+     * at least: the address, then its length at 128).
+     *
+     * @return the bytes, or null when the socket has no peer any more (reset before this call)
+     */
+    static byte[] peerName(int fd, MemorySegment buf) {
+        MemorySegment st = STATE.get();
+        buf.set(JAVA_INT, 128, 128);
+        try {
+            if ((int) GETPEERNAME.invokeExact(st, fd, buf, buf.asSlice(128, 4)) < 0) {
+                return null;
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        int len = Math.min(128, Math.max(0, buf.get(JAVA_INT, 128)));
+        return buf.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
     /** shutdown(2); errors are ignored (the peer may be gone already). */

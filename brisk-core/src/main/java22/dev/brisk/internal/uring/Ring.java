@@ -29,6 +29,8 @@ final class Ring {
     static final byte OP_RECV = 27;
     /** Submission flag: the kernel picks the buffer from a provided buffer group. */
     static final byte SQE_BUFFER_SELECT = 1 << 5;
+    /** {@code ioprio} of an accept: it stays armed, completing once per connection (kernel 5.19+). */
+    static final short ACCEPT_MULTISHOT = 1;
     /** {@code ioprio} of a receive: it stays armed, completing once per arrival (kernel 6.0+). */
     static final short RECV_MULTISHOT = 1 << 1;
     /** Completion flag: a provided buffer holds the bytes; its id is the flags' upper 16 bits. */

@@ -27,8 +27,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the wires whose interest changed. Other threads post tasks with {@link #execute}, which writes to
  * the loop's eventfd (a read of it is always in the ring) at most once per turn. Deadlines are checked
  * by a scan of every connection every 100 ms, as on the NIO loop. The first loop of a transport also
- * accepts, on every listening socket, with a few accepts in the ring at once; it stops re-arming at the
- * connection limit and resumes at a scan below it.
+ * accepts, on every listening socket:
+ *
+ * <pre>
+ *   SINGLE: up to 8 accepts in the ring, each holding a free connection slot, so the limit holds
+ *      │ exactly; at the limit none, and a scan below it re-arms them
+ *      │ more than 64 slots free, no single accept in flight (kernel 5.19+)
+ *      ▼
+ *   MULTISHOT: one accept that stays armed and completes once per connection; a connection it brings
+ *      │ when the limit has no room waits, accepted but not served (as it would in the kernel's
+ *      │ backlog), until a slot frees; past 1,024 such, it is closed
+ *      │ 32 slots free or fewer: cancelled; its last completion (no F_MORE) ──▶ SINGLE
+ * </pre>
+ *
+ * <p>A connection accepted by the multishot accept has no peer address from the kernel: the loop it goes
+ * to asks {@code getpeername} for it as it registers the connection.
  *
  * <p>User data of a submission: a wire's {@code generation << 32 | slot << 8 | op} (op below 16), so a
  * late completion for a slot since reused is recognised and dropped; or a loop operation (16 and up).
@@ -89,6 +102,18 @@ final class UringLoop implements Runnable {
 
     /** Accepts in the ring at once per listener: a burst of connections is taken in one turn, not one a turn. */
     private static final int ACCEPTS = 8;
+    /** Free connection slots above which a listener accepts with one multishot accept. */
+    private static final int MULTISHOT_ROOM = 64;
+    /** The {@code k} of a multishot accept's user data (single accepts are 0 to {@link #ACCEPTS} - 1). */
+    private static final int MULTI = 0xff;
+    /** Accepted connections that wait for a slot at most (the multishot accept outran the limit). */
+    private static final int PARKED_MAX = 1024;
+    /** Whether listeners may accept with a multishot accept (a kernel with provided buffer rings, 5.19+). */
+    private boolean multishotAccepts;
+    /** Connections the multishot accept brought while the limit had no room: {fd, listener index}. */
+    private final ArrayDeque<int[]> parked = new ArrayDeque<>();
+    /** Where {@code getpeername} writes (loop thread). */
+    private final MemorySegment peerBuf = Arena.ofAuto().allocate(136, 8);
 
     /** A listening socket this loop accepts on, with {@link #ACCEPTS} accepts of its own in flight. */
     private static final class Listener {
@@ -97,6 +122,10 @@ final class UringLoop implements Runnable {
         /** Per accept in flight: the peer's address (128 bytes) then its length (4), written by the kernel. */
         final MemorySegment addrs = Arena.ofAuto().allocate(ACCEPTS * 136L, 8);
         final boolean[] armed = new boolean[ACCEPTS];
+        /** The multishot accept is in the ring (until its last completion, without F_MORE). */
+        boolean multi;
+        /** Its cancellation is submitted. */
+        boolean multiCancelled;
         /** Set by whichever thread closes the socket first: it is closed once, never a reused number. */
         final AtomicBoolean closed = new AtomicBoolean();
 
@@ -164,13 +193,16 @@ final class UringLoop implements Runnable {
                 if (l.closed.compareAndSet(false, true)) {
                     for (int k = 0; k < ACCEPTS; k++) {
                         if (l.armed[k]) {
-                            MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
-                            e.set(JAVA_LONG, 16, acceptData(i, k));
+                            cancelAccept(i, k);
                         }
+                    }
+                    if (l.multi) {
+                        cancelAccept(i, MULTI);
                     }
                     Native.close(l.fd);
                 }
             }
+            closeParked();
             ring.submitAndWait(0); // the cancellation drops the ring's hold on the sockets now
             done.countDown();
         });
@@ -187,6 +219,20 @@ final class UringLoop implements Runnable {
                 Native.close(l.fd);
             }
         }
+        closeParked();
+    }
+
+    /** Connections accepted and never served go with the listeners, as the kernel's backlog would. */
+    private void closeParked() {
+        int[] p;
+        while ((p = parked.poll()) != null) {
+            Native.close(p[0]);
+        }
+    }
+
+    private void cancelAccept(int listener, int k) {
+        MemorySegment e = ring.sqe(Ring.OP_ASYNC_CANCEL, -1, 0);
+        e.set(JAVA_LONG, 16, acceptData(listener, k));
     }
 
     private static void await(CountDownLatch latch) {
@@ -202,14 +248,39 @@ final class UringLoop implements Runnable {
     }
 
     /**
-     * Arms accepts not in flight, no more in all than the connection limit has room for (each accept in
-     * flight may become a connection), so the limit holds exactly; at the limit, none, and the next
-     * scan tries again.
+     * Serves what waits for a slot, then arms accepts (see the class's drawing): a multishot accept while
+     * the limit has room to spare, else single accepts not in flight, no more in all than the limit has
+     * room for (each may become a connection), so the limit holds exactly; at the limit, none, and the
+     * next scan tries again.
      */
     private void armAccepts() {
+        unpark();
         int free = -1;
         for (int i = 0; i < listeners.size(); i++) {
             Listener l = listeners.get(i);
+            if (l.closed.get()) {
+                continue;
+            }
+            if (multishotAccepts) {
+                if (free < 0) {
+                    free = host.freeConnectionSlots() - acceptsInFlight - parked.size();
+                }
+                if (l.multi) {
+                    if (free <= MULTISHOT_ROOM / 2 && !l.multiCancelled) {
+                        cancelAccept(i, MULTI); // single accepts again once its last completion is in
+                        l.multiCancelled = true;
+                    }
+                    continue;
+                }
+                if (free > MULTISHOT_ROOM && !anyArmed(l)) {
+                    MemorySegment e = ring.sqe(Ring.OP_ACCEPT, l.fd, acceptData(i, MULTI));
+                    e.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 2, Ring.ACCEPT_MULTISHOT);
+                    e.set(JAVA_INT, 28, Native.SOCK_CLOEXEC);
+                    l.multi = true;
+                    l.multiCancelled = false;
+                    continue;
+                }
+            }
             for (int k = 0; k < ACCEPTS && !l.closed.get(); k++) {
                 if (l.armed[k]) {
                     continue;
@@ -233,6 +304,66 @@ final class UringLoop implements Runnable {
         }
     }
 
+    private static boolean anyArmed(Listener l) {
+        for (boolean a : l.armed) {
+            if (a) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Hands waiting connections to loops while the limit has room. */
+    private void unpark() {
+        while (!parked.isEmpty() && host.freeConnectionSlots() - acceptsInFlight > 0) {
+            int[] p = parked.poll();
+            host.connectionAccepted();
+            hand(p[0], listeners.get(p[1]).protocol, null);
+        }
+    }
+
+    /** A completion of a listener's multishot accept: a connection, or (no F_MORE) its end. */
+    private void onMultishotAccept(int index, int res, int flags) {
+        Listener l = listeners.get(index);
+        if ((flags & Ring.CQE_F_MORE) == 0) {
+            l.multi = false;
+            l.multiCancelled = false;
+        }
+        if (res < 0) {
+            if (l.closed.get() || res == -Native.ECANCELED || res == -Native.EAGAIN || res == -103 /* ECONNABORTED */
+                    || res == -Native.EINTR) {
+                // cancelled, or a connection that went before it was taken
+            } else if (res == -22 /* EINVAL */ && (flags & Ring.CQE_F_MORE) == 0) {
+                multishotAccepts = false; // a kernel without multishot accepts: single ones from now on
+                LOG.log(System.Logger.Level.DEBUG, "io_uring: no multishot accept here; single accepts");
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "accept failed: " + Native.strerror(-res));
+                return; // e.g. too many open files: the next scan tries again
+            }
+        } else if (host.freeConnectionSlots() - acceptsInFlight > 0) {
+            host.connectionAccepted();
+            hand(res, l.protocol, null);
+        } else if (parked.size() < PARKED_MAX) {
+            parked.add(new int[] {res, index});
+        } else {
+            Native.close(res);
+        }
+        if (!l.closed.get()) {
+            armAccepts(); // re-arms after its end; near the limit, cancels it
+        }
+    }
+
+    /** Gives an accepted connection to the least-loaded loop; {@code peer} null: that loop asks for it. */
+    private void hand(int fd, ProtocolFactory protocol, byte[] peer) {
+        UringLoop to = transport.leastLoaded();
+        if (to == null) {
+            Native.close(fd);
+            host.connectionClosed();
+        } else {
+            to.take(fd, protocol, peer);
+        }
+    }
+
     private void onAccept(int index, int k, int res) {
         Listener l = listeners.get(index);
         l.armed[k] = false;
@@ -251,13 +382,7 @@ final class UringLoop implements Runnable {
             MemorySegment slot = l.addrs.asSlice(k * 136L, 136);
             int len = Math.min(128, Math.max(0, slot.get(JAVA_INT, 128)));
             byte[] peer = slot.asSlice(0, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            UringLoop to = transport.leastLoaded();
-            if (to == null) {
-                Native.close(res);
-                host.connectionClosed();
-            } else {
-                to.take(res, l.protocol, peer);
-            }
+            hand(res, l.protocol, peer);
         }
         if (!l.closed.get()) {
             armAccepts();
@@ -280,6 +405,9 @@ final class UringLoop implements Runnable {
             load.decrementAndGet();
             host.connectionClosed();
             return;
+        }
+        if (peer == null) {
+            peer = Native.peerName(fd, peerBuf);
         }
         int slot = allocSlot();
         UringWire w = new UringWire(this, fd, slot, ++generations[slot], peer);
@@ -430,6 +558,9 @@ final class UringLoop implements Runnable {
         try {
             ring.enable(); // this thread is the ring's one submitter from now on
             buffers = BufferRing.register(ring.fd(), RING_BUFFERS, RING_BUFFER_SIZE);
+            // multishot accepts came in 5.19 with the provided buffer rings; a kernel without them says
+            // EINVAL at the first, and singles take over
+            multishotAccepts = buffers != null && !Boolean.getBoolean("brisk.uring.singleAccepts");
             if (buffers == null) {
                 LOG.log(System.Logger.Level.DEBUG, "io_uring: no provided buffer rings (kernel before 5.19): "
                         + "a receive buffer per connection");
@@ -487,7 +618,12 @@ final class UringLoop implements Runnable {
                         armWake();
                     }
                 } else if (op == OP_ACCEPT) {
-                    onAccept((int) (ud >>> 16), (int) ((ud >>> 8) & 0xff), res);
+                    int k = (int) ((ud >>> 8) & 0xff);
+                    if (k == MULTI) {
+                        onMultishotAccept((int) (ud >>> 16), res, ring.flags(i));
+                    } else {
+                        onAccept((int) (ud >>> 16), k, res);
+                    }
                 }
             }
             ring.advance(n);
