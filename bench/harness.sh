@@ -6,7 +6,7 @@
 #                      [--baseline REV | --baseline-dir DIR]
 #   --quick         about 15 minutes: 2 rounds x 4 s of hello,json,users,echo,health,hello-rate
 #                   (the full run: about 85 minutes)
-#   --servers       which servers, comma-separated (default: every server in brisk-bench, and nginx)
+#   --servers       which servers, comma-separated (default: every server in brisk-bench and brisk-bench-spark, and nginx)
 #   --scenarios     which scenarios (hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,
 #                   hello-rate,static-1k,static-1m,static-gzip; default: all; also, on request only:
 #                   h2c-hello and h2c-hello-m100: HTTP/2 in the clear with h2load (prior knowledge), 1 or
@@ -113,8 +113,10 @@ else
   : "${SCENARIOS:=hello,json,users,echo,consume,health,churn,pipelined,hello-c1000,hello-rate,static-1k,static-1m,static-gzip}"
 fi
 CP="brisk-bench/target/brisk-bench.jar:brisk-bench/target/lib/*"
+# Spark runs on Jetty 9.4, which cannot share that class path with Jetty 12: a module of its own
+SPARK_CP="brisk-bench-spark/target/brisk-bench-spark.jar:brisk-bench-spark/target/lib/*"
 if [ -z "$SERVERS" ]; then
-  SERVERS="$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list),nginx"
+  SERVERS="$("$JAVA" -cp "$CP" dev.brisk.bench.ServerMain --list),spark,nginx"
 fi
 JVM_FLAGS=("${BENCH_JVM_FLAGS[@]}")
 
@@ -314,7 +316,9 @@ start_server() {
   if [ "$name" = nginx ]; then start_nginx; return; fi
   # baseline/<name>: the same server and flags, from the baseline's classes and dependencies
   if [[ $name == baseline/* ]]; then cp="$BASELINE_CP"; name="${name#baseline/}"; fi
-  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$cp" dev.brisk.bench.ServerMain "$name" "$PORT" "$STATS_PORT" \
+  local main=(dev.brisk.bench.ServerMain "$name")
+  if [ "$name" = spark ]; then cp="$SPARK_CP"; main=(dev.brisk.bench.spark.SparkMain); fi
+  "${PIN_SERVER[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$cp" "${main[@]}" "$PORT" "$STATS_PORT" \
     > "$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 300); do

@@ -1,6 +1,5 @@
 package dev.brisk.bench;
 
-import com.sun.management.ThreadMXBean;
 import dev.brisk.Dispatch;
 import dev.brisk.IoMode;
 import dev.brisk.ThreadMode;
@@ -19,21 +18,12 @@ import dev.brisk.bench.servers.KtorServer;
 import dev.brisk.bench.servers.NanoHttpdServer;
 import dev.brisk.bench.servers.PekkoHttpServer;
 import dev.brisk.bench.servers.VertxServer;
-import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 
 /**
- * Starts one server under test: {@code ServerMain <name> <port> <statsPort>}. On the stats port it
- * answers each connection with one line, {@code allocatedBytes cpuNanos}: the heap bytes all threads
- * have allocated so far and the process CPU time, read by the harness before and after each run. Runs
- * until SIGTERM. With {@code BENCH_TLS_DIR} and {@code BENCH_TLS_PORT} set (see {@link BenchTls}), a server
+ * Starts one server under test: {@code ServerMain <name> <port> <statsPort>}, as a {@link ServerProcess}
+ * (the stats port, the ready line, until SIGTERM). With {@code BENCH_TLS_DIR} and {@code BENCH_TLS_PORT} set (see {@link BenchTls}), a server
  * of {@link #tlsNames()} serves TLS on that port too.
  */
 public final class ServerMain {
@@ -119,36 +109,10 @@ public final class ServerMain {
             System.exit(2);
         }
         BenchServer server = server(args[0]).get();
-        int port = Integer.parseInt(args[1]);
-        int statsPort = Integer.parseInt(args[2]);
-        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        ServerSocket stats = new ServerSocket(statsPort, 16, InetAddress.getLoopbackAddress());
-        Thread.ofPlatform().daemon().name("bench-stats").start(() -> {
-            while (!stats.isClosed()) {
-                try (Socket s = stats.accept(); OutputStream out = s.getOutputStream()) {
-                    String line = threads.getTotalThreadAllocatedBytes() + " " + os.getProcessCpuTime() + "\n";
-                    out.write(line.getBytes(StandardCharsets.US_ASCII));
-                } catch (Exception e) {
-                    // closed at shutdown
-                }
-            }
-        });
         // TLS on a second port only when the harness runs a TLS scenario (BENCH_TLS_DIR, BENCH_TLS_PORT) and
         // the server speaks it; the others run as always and the harness skips them there
         BenchTls tls = BenchTls.fromEnv();
-        server.start(port, tls != null && tlsNames().contains(args[0]) ? tls : null);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-                stats.close();
-            } catch (Exception ignored) {
-                // exiting anyway
-            }
-            stopped.countDown();
-        }));
-        System.out.println("ready " + args[0] + " on " + port);
-        stopped.await();
+        ServerProcess.run(args[0], server, Integer.parseInt(args[1]), Integer.parseInt(args[2]),
+                tls != null && tlsNames().contains(args[0]) ? tls : null);
     }
 }
