@@ -12,7 +12,9 @@ import java.util.Map;
  * request without a body answered on the thread that read it (an event-loop handler, the blocking
  * engine) reads its headers straight from the connection's buffer, which moves on to the next request
  * once the handler returns: a context kept past that then throws {@link IllegalStateException} from
- * its header methods rather than return another request's values. Copy what must outlive the handler.
+ * its header methods, and once the connection's next request begins, the same context object serves
+ * that request (an HTTP/1.1 connection reuses it, so that such a request allocates nothing). Copy what
+ * must outlive the handler.
  *
  * <p>Response methods set the body and content type; the response is written once the handler chain
  * returns. Setting a body twice replaces the first.

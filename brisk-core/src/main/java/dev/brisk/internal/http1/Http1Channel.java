@@ -40,6 +40,12 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     private final DeferredBody deferred = new DeferredBody();
     private final boolean echoIds;
     private Exchange exchange;
+    /** Whether the current exchange's handler is done with it: its {@code complete} reached the loop. */
+    private boolean handedBack;
+    /** The last exchange, kept for the next request when it may be reused (see {@link Exchange#reusable}). */
+    private Exchange spare;
+    /** Counts requests: an exchange reused for the next request is the same object, its request is not. */
+    private int generation;
     private Upgrade upgrade;
     /** The connection's hold on the current exchange's body, given back when the exchange ends. */
     private RequestBody body;
@@ -66,7 +72,11 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     Exchange begin(RequestReader reader, boolean deferBody) {
         deferred.reset(deferBody);
         streamBegun = false;
-        exchange = reader.exchange(this, deferBody);
+        Exchange s = spare;
+        spare = null;
+        handedBack = false;
+        generation++;
+        exchange = reader.exchange(this, deferBody, s);
         return exchange;
     }
 
@@ -152,9 +162,18 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
         }
     }
 
-    /** The response is written: the request is over. Returns the upgrade to take effect now, or null. */
+    /**
+     * The response is written: the request is over. Its exchange is kept for the next request when its
+     * handler handed it back and it may be reused (no thread but this one holds it now). Returns the
+     * upgrade to take effect now, or null.
+     */
     Upgrade end() {
         releaseBody("the request is over: its body can no longer be read");
+        Exchange ex = exchange;
+        if (ex != null && handedBack && ex.reusable()) {
+            ex.release(); // already, when its response was framed: this one is for the answers the loop made
+            spare = ex;
+        }
         exchange = null;
         deferred.reset(false);
         Upgrade u = upgrade;
@@ -333,11 +352,13 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     }
 
     private void writeResponse(Exchange ex) {
+        int gen = generation; // a pipelined answer written at once may begin the next request in the send
         try {
             if (conn.isClosed() || ex != exchange) {
                 Exchange.closeQuietly(ex.responseStream());
                 return;
             }
+            handedBack = true;
             if (bodyStream != null && !bodyStream.ended()) {
                 conn.abandonBody(); // the handler answered before the whole body came: it is not read any more
             }
@@ -372,7 +393,7 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
             }
         } catch (RuntimeException e) {
             System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "writing a response failed", e);
-            if (!conn.isClosed() && !output.writing() && ex == exchange) {
+            if (!conn.isClosed() && !output.writing() && ex == exchange && gen == generation) {
                 conn.refuse(500, "Internal Server Error");
             } else {
                 conn.close();

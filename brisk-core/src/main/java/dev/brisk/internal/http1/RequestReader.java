@@ -122,13 +122,20 @@ final class RequestReader {
         return headStart;
     }
 
-    /** The last whole head as an exchange, borrowing the input buffer and the parser's offsets. */
-    Exchange exchange(ExchangeOwner owner, boolean deferred) {
+    /**
+     * The last whole head as an exchange, borrowing the input buffer and the parser's offsets: {@code spare}
+     * made new for it, or a new one when {@code spare} is null.
+     */
+    Exchange exchange(ExchangeOwner owner, boolean deferred, Exchange spare) {
         byte[] a = input.buf.array();
         String method = MethodNames.of(a, headStart + parser.methodStart(), headStart + parser.methodEnd());
+        boolean http11 = parser.version() == RequestParser.HTTP_1_1;
+        if (spare != null) {
+            return spare.reuse(a, headStart, parser.headEnd(), parser.fields(), parser.fieldCount(), method,
+                    Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(), http11, deferred);
+        }
         return new Exchange(owner, a, headStart, parser.headEnd(), parser.fields(), parser.fieldCount(), method,
-                Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(),
-                parser.version() == RequestParser.HTTP_1_1, deferred);
+                Method.of(method), parser.pathStart(), parser.pathEnd(), parser.targetEnd(), http11, deferred);
     }
 
     /**

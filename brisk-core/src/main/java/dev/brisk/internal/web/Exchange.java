@@ -36,6 +36,10 @@ import java.util.Map;
  * is read. Cookie parsing ({@link Cookies}) and the state few requests need ({@link RareRequestState}) live apart:
  * the common request costs this one object.
  *
+ * <p>An HTTP/1.1 connection {@link #reuse reuses} a {@link #reusable} exchange (one that borrowed its
+ * head throughout) for its next request, once the handler handed it back and its response is written:
+ * the common event-loop request then allocates nothing at all.
+ *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
  * edge through the loop's task queue).
@@ -49,19 +53,19 @@ public final class Exchange extends ResponseState {
     private byte[] head; // null once released
     private int[] fields;
     private int base; // where the request starts in head: 0 once owned
-    private final int headLength;
+    private int headLength;
     private boolean borrowed;
-    private final int fieldCount;
-    private final String method;
-    private final Method methodEnum;
+    private int fieldCount;
+    private String method;
+    private Method methodEnum;
     // the request target in head: path [pathStart, pathEnd), query (pathEnd, targetEnd); strings on demand
-    private final int pathStart;
-    private final int pathEnd;
-    private final int targetEnd;
+    private int pathStart;
+    private int pathEnd;
+    private int targetEnd;
     private String rawPath;
     private String query;
-    private final boolean http11;
-    private final boolean bodyDeferred;
+    private boolean http11;
+    private boolean bodyDeferred;
     /** The body as the engine handed it over (before dispatch; for a deferred body, when asked for). */
     private RequestBody requestBody;
     /** Whether the handler holds {@link #requestBody} (from its first use of the body until it returns). */
@@ -92,6 +96,40 @@ public final class Exchange extends ResponseState {
                     String method, Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
                     boolean bodyDeferred) {
         this.owner = owner;
+        request(head, base, headLength, fields, fieldCount, method, methodEnum, pathStart, pathEnd, targetEnd, http11,
+                bodyDeferred);
+    }
+
+    /**
+     * This exchange, made new for its connection's next request (the arguments as the constructor's):
+     * the request and routing state are replaced, the response emptied. Only for an exchange that
+     * {@link #reusable} says may be, by its owner, once the previous response is written.
+     */
+    public Exchange reuse(byte[] head, int base, int headLength, int[] fields, int fieldCount, String method,
+                          Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
+                          boolean bodyDeferred) {
+        rawPath = null;
+        query = null;
+        requestBody = null;
+        bodyHeld = false;
+        body = null;
+        path = null;
+        requestId = null;
+        rare = null;
+        rawParams = NO_PARAMS;
+        route = null;
+        chain = null;
+        dispatchMode = null;
+        services = null;
+        clearForReuse();
+        request(head, base, headLength, fields, fieldCount, method, methodEnum, pathStart, pathEnd, targetEnd, http11,
+                bodyDeferred);
+        return this;
+    }
+
+    private void request(byte[] head, int base, int headLength, int[] fields, int fieldCount, String method,
+                         Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
+                         boolean bodyDeferred) {
         this.head = head;
         this.base = base;
         this.headLength = headLength;
@@ -133,6 +171,17 @@ public final class Exchange extends ResponseState {
         if (borrowed) {
             head = null;
         }
+    }
+
+    /**
+     * Whether this exchange may be {@link #reuse reused} for its connection's next request once its
+     * response is written: only one that borrowed its head throughout, so answered on the thread that
+     * read it with no body. Its context was never readable past its handler (its header methods fail
+     * once the response is handed over), so a handler that keeps it breaks that rule either way. A
+     * handler on another thread owns its head and its context stays readable after: never reused.
+     */
+    public boolean reusable() {
+        return borrowed;
     }
 
     /** Sets the request body, read or being streamed, before dispatch; the connection keeps its own hold. */

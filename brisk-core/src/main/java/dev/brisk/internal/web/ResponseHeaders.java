@@ -74,6 +74,15 @@ final class ResponseHeaders extends AbstractList<String> implements RandomAccess
         return null;
     }
 
+    /** Empties the list for the next response of the same exchange; its array is kept. */
+    @Override
+    public void clear() {
+        Arrays.fill(pairs, 0, size, null);
+        size = 0;
+        mark = 0;
+        modCount++;
+    }
+
     /** The handler starts: fields added from now on are its own. */
     void mark() {
         mark = size;

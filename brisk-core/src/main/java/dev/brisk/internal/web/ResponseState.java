@@ -114,6 +114,23 @@ abstract class ResponseState implements Context {
         clearBody();
     }
 
+    /**
+     * Back to a new response, for an exchange reused for the connection's next request: its header list
+     * is kept (emptied). The body was sent (or closed) with the previous response: it is only dropped.
+     */
+    void clearForReuse() {
+        status = 200;
+        protocolSwitch = null;
+        contentType = null;
+        if (headers != null) {
+            headers.clear();
+        }
+        responseBody = NO_BODY;
+        responseText = null;
+        responseBuffer = null;
+        responseStream = null;
+    }
+
     private void clearBody() {
         responseBody = NO_BODY;
         responseText = null;

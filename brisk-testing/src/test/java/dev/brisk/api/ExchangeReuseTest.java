@@ -1,0 +1,86 @@
+package dev.brisk.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.Context;
+import dev.brisk.Dispatch;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
+import dev.brisk.testing.RawConnection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * An HTTP/1.1 connection reuses the exchange of a request answered on the thread that read it, with no
+ * body, for its next request, so such a request allocates nothing: the reused one must carry nothing of
+ * the request before (attributes, parsed query and cookies, routing, status, headers, body), sent one
+ * after the other or pipelined. A request whose handler ran on another thread owns its exchange.
+ */
+class ExchangeReuseTest {
+    private static final String FIRST = "GET /first/one?q=1&r=2 HTTP/1.1\r\nHost: x\r\nCookie: a=b\r\nX-Tag: first\r\n\r\n";
+    private static final String SECOND = "GET /second HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    private static BriskTestServer start(Engine engine, Dispatch dispatch, AtomicReference<Context> first,
+                                         AtomicReference<Context> second) {
+        return BriskTestServer.start(engine, cfg -> {
+            cfg.dispatch(dispatch);
+            cfg.get("/first/{name}", ctx -> {
+                first.set(ctx);
+                ctx.attribute("seen", "first");
+                ctx.header("X-First", ctx.pathParam("name") + ctx.queryParamMap().size() + ctx.cookie("a"));
+                ctx.status(201).text("first " + ctx.header("X-Tag"));
+            });
+            cfg.get("/second", ctx -> {
+                second.set(ctx);
+                ctx.text(ctx.attribute("seen") + "|" + ctx.queryParamMap() + "|" + ctx.cookies() + "|"
+                        + ctx.header("X-Tag") + "|" + ctx.pathParams() + "|" + ctx.queryString() + "|" + ctx.path()
+                        + "|" + ctx.routeTemplate());
+            });
+        });
+    }
+
+    private static void assertFresh(List<RawConnection.Response> rs) {
+        assertThat(rs.get(0).status()).isEqualTo(201);
+        assertThat(rs.get(0).header("X-First")).isEqualTo("one2b");
+        assertThat(rs.get(0).body()).isEqualTo("first first");
+        RawConnection.Response r = rs.get(1);
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("X-First")).isNull();
+        assertThat(r.header("Content-Type")).startsWith("text/plain");
+        assertThat(r.body()).isEqualTo("null|{}|{}|null|{}||/second|/second");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aReusedExchangeCarriesNothingOfTheRequestBefore(Engine engine) {
+        AtomicReference<Context> first = new AtomicReference<>();
+        AtomicReference<Context> second = new AtomicReference<>();
+        try (BriskTestServer t = start(engine, Dispatch.EVENT_LOOP, first, second); RawConnection c = t.raw()) {
+            c.send(FIRST);
+            RawConnection.Response r1 = c.read();
+            c.send(SECOND);
+            assertFresh(List.of(r1, c.read()));
+            // an event-loop handler, and any on the blocking engine, runs where its request was read
+            assertThat(second.get()).as("the connection's next request reused the exchange").isSameAs(first.get());
+
+            c.send(FIRST + SECOND); // pipelined: the second request begins while the first answer is sent
+            assertFresh(c.read(2));
+            assertThat(second.get()).isSameAs(first.get());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void aHandlerOnAnotherThreadKeepsItsOwnExchange(Engine engine) {
+        AtomicReference<Context> first = new AtomicReference<>();
+        AtomicReference<Context> second = new AtomicReference<>();
+        try (BriskTestServer t = start(engine, Dispatch.VIRTUAL_THREADS, first, second); RawConnection c = t.raw()) {
+            c.send(FIRST + SECOND);
+            assertFresh(c.read(2));
+            assertThat(second.get()).isNotSameAs(first.get());
+            assertThat(first.get().header("X-Tag")).as("still readable after its response").isEqualTo("first");
+        }
+    }
+}
