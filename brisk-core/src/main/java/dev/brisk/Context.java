@@ -8,13 +8,12 @@ import java.util.Map;
 
 /**
  * One request and the response being built for it. A context belongs to one request: use it only on
- * the thread that runs the handler (or hand it on with care), never after the handler returned. A
- * request without a body answered on the thread that read it (an event-loop handler, the blocking
- * engine) reads its headers straight from the connection's buffer, which moves on to the next request
- * once the handler returns: a context kept past that then throws {@link IllegalStateException} from
- * its header methods, and once the connection's next request begins, the same context object serves
- * that request (an HTTP/1.1 connection reuses it, so that such a request allocates nothing). Copy what
- * must outlive the handler.
+ * the thread that runs the handler (or hand it on with care), never after the handler returned. Once
+ * its response is written, a context kept past that throws {@link IllegalStateException} from its
+ * header methods; and an HTTP/1.1 connection reuses the same context object for its next request (so
+ * that a request allocates little or nothing), which it then describes. Copy what must outlive the
+ * handler. (A request without a body answered on the thread that read it, an event-loop handler or
+ * the blocking engine, reads its headers straight from the connection's buffer, with no copy.)
  *
  * <p>Response methods set the body and content type; the response is written once the handler chain
  * returns. Setting a body twice replaces the first.

@@ -42,8 +42,15 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     private Exchange exchange;
     /** Whether the current exchange's handler is done with it: its {@code complete} reached the loop. */
     private boolean handedBack;
-    /** The last exchange, kept for the next request when it may be reused (see {@link Exchange#reusable}). */
+    /** The last exchange, kept to be reused for the next request; null when there is none to reuse. */
     private Exchange spare;
+    /**
+     * The exchange a handler thread handed back, for {@link #writeCompleted}: one at a time, as a
+     * connection has one request handled at a time and each is completed once.
+     */
+    private Exchange completed;
+    // allocated once: a lambda capturing the exchange would cost an object per request
+    private final Runnable writeCompleted = this::writeCompleted;
     /** Counts requests: an exchange reused for the next request is the same object, its request is not. */
     private int generation;
     private Upgrade upgrade;
@@ -164,14 +171,14 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
 
     /**
      * The response is written: the request is over. Its exchange is kept for the next request when its
-     * handler handed it back and it may be reused (no thread but this one holds it now). Returns the
-     * upgrade to take effect now, or null.
+     * handler handed it back (no other thread holds it now) and the wire stays HTTP/1.1 (an upgrade's
+     * protocol reads it after). Returns the upgrade to take effect now, or null.
      */
     Upgrade end() {
         releaseBody("the request is over: its body can no longer be read");
         Exchange ex = exchange;
-        if (ex != null && handedBack && ex.reusable()) {
-            ex.release(); // already, when its response was framed: this one is for the answers the loop made
+        if (ex != null && handedBack && upgrade == null) {
+            ex.over();
             spare = ex;
         }
         exchange = null;
@@ -325,8 +332,16 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
         if (wire.inLoop()) {
             writeResponse(ex);
         } else {
-            wire.execute(() -> writeResponse(ex));
+            completed = ex; // read by the task on the loop: the task queue orders the two
+            wire.execute(writeCompleted);
         }
+    }
+
+    /** The loop's side of {@link #complete} from another thread. */
+    private void writeCompleted() {
+        Exchange ex = completed;
+        completed = null;
+        writeResponse(ex);
     }
 
     @Override

@@ -44,7 +44,12 @@ final class Dispatcher {
 
     private void execute(Executor executor, Exchange ex) {
         try {
-            executor.execute(() -> runner.run(ex));
+            Runnable task = ex.dispatchTask;
+            if (task == null) {
+                task = () -> runner.run(ex); // once per exchange, and a connection reuses its exchange
+                ex.dispatchTask = task;
+            }
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
             ErrorBodies.answer(ex, 503, "Service Unavailable");

@@ -13,7 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +35,9 @@ import java.util.Map;
  * is read. Cookie parsing ({@link Cookies}) and the state few requests need ({@link RareRequestState}) live apart:
  * the common request costs this one object.
  *
- * <p>An HTTP/1.1 connection {@link #reuse reuses} a {@link #reusable} exchange (one that borrowed its
- * head throughout) for its next request, once the handler handed it back and its response is written:
- * the common event-loop request then allocates nothing at all.
+ * <p>An HTTP/1.1 connection {@link #reuse reuses} its exchange for its next request, once the handler
+ * handed it back and its response is written ({@link #over} in between): an event-loop request then
+ * allocates nothing at all, and one on another thread copies its head into arrays kept from before.
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
@@ -53,6 +52,9 @@ public final class Exchange extends ResponseState {
     private byte[] head; // null once released
     private int[] fields;
     private int base; // where the request starts in head: 0 once owned
+    // what own() copies into, kept for the next request when the exchange is reused
+    private byte[] ownHead;
+    private int[] ownFields;
     private int headLength;
     private boolean borrowed;
     private int fieldCount;
@@ -81,6 +83,8 @@ public final class Exchange extends ResponseState {
     private Handler chain;
     private Dispatch dispatchMode;
     private RequestServices services;
+    /** Runs this exchange's chain on another thread: made by the {@link Dispatcher} once, kept on reuse. */
+    Runnable dispatchTask;
 
     /**
      * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
@@ -102,8 +106,8 @@ public final class Exchange extends ResponseState {
 
     /**
      * This exchange, made new for its connection's next request (the arguments as the constructor's):
-     * the request and routing state are replaced, the response emptied. Only for an exchange that
-     * {@link #reusable} says may be, by its owner, once the previous response is written.
+     * the request and routing state are replaced, the response emptied. By its owner only, once the
+     * previous response is written and no other thread holds the exchange.
      */
     public Exchange reuse(byte[] head, int base, int headLength, int[] fields, int fieldCount, String method,
                           Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
@@ -156,11 +160,27 @@ public final class Exchange extends ResponseState {
 
     // ---- engine-facing ----
 
-    /** Copies the borrowed head and field offsets: the exchange may now outlive the buffer and the parser. */
+    /**
+     * Copies the borrowed head and field offsets (into this exchange's own arrays, kept from an earlier
+     * request when they are large enough): the exchange may now outlive the buffer and the parser.
+     */
     public void own() {
         if (borrowed) {
-            head = Arrays.copyOfRange(head, base, base + headLength);
-            fields = Arrays.copyOf(fields, fieldCount * 4);
+            byte[] h = ownHead;
+            if (h == null || h.length < headLength) {
+                h = new byte[Math.max(headLength, 256)];
+                ownHead = h;
+            }
+            System.arraycopy(head, base, h, 0, headLength);
+            int n = fieldCount * 4;
+            int[] f = ownFields;
+            if (f == null || f.length < n) {
+                f = new int[Math.max(n, 64)];
+                ownFields = f;
+            }
+            System.arraycopy(fields, 0, f, 0, n);
+            head = h;
+            fields = f;
             base = 0;
             borrowed = false;
         }
@@ -174,14 +194,11 @@ public final class Exchange extends ResponseState {
     }
 
     /**
-     * Whether this exchange may be {@link #reuse reused} for its connection's next request once its
-     * response is written: only one that borrowed its head throughout, so answered on the thread that
-     * read it with no body. Its context was never readable past its handler (its header methods fail
-     * once the response is handed over), so a handler that keeps it breaks that rule either way. A
-     * handler on another thread owns its head and its context stays readable after: never reused.
+     * The response is written and the request over: its request methods fail from now on instead of
+     * answering, until the exchange is {@link #reuse reused} for the connection's next request.
      */
-    public boolean reusable() {
-        return borrowed;
+    public void over() {
+        head = null;
     }
 
     /** Sets the request body, read or being streamed, before dispatch; the connection keeps its own hold. */
