@@ -7,7 +7,6 @@ import dev.brisk.Handler;
 import dev.brisk.HttpException;
 import dev.brisk.JsonCodec;
 import dev.brisk.Method;
-import dev.brisk.internal.http.Ascii;
 import dev.brisk.internal.routing.CompiledRoute;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -21,8 +20,8 @@ import java.util.Map;
  * One request and its response, the same whichever protocol carried it: the {@link Context} handlers
  * see, and what the connection reads back to write the answer.
  *
- * <p>The request is a head as bytes plus four offsets per header field ({@link RequestHead} does the
- * lookups), a target given as offsets into the same bytes, and a body. Nothing here knows the wire
+ * <p>The request is a head as bytes plus four offsets per header field ({@link RequestHeadState} keeps
+ * them, {@link RequestHead} does the lookups), a target given as offsets into the same bytes, and a body. Nothing here knows the wire
  * syntax of HTTP/1.1 beyond that shape (and the {@link #http11} flag the connection reads back), so an
  * HTTP/2 stream can produce exchanges too. Strings are made only when asked for. The head is either a
  * private copy or, for a request answered on the thread that read it (an event-loop handler, the
@@ -37,7 +36,8 @@ import java.util.Map;
  *
  * <p>An HTTP/1.1 connection {@link #reuse reuses} its exchange for its next request, once the handler
  * handed it back and its response is written ({@link #over} in between): an event-loop request then
- * allocates nothing at all, and one on another thread copies its head into arrays kept from before.
+ * allocates nothing at all, and one on another thread copies its head into arrays kept from before
+ * ({@link RequestHeadState}).
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
@@ -49,15 +49,6 @@ public final class Exchange extends ResponseState {
 
     // request
     private final ExchangeOwner owner;
-    private byte[] head; // null once released
-    private int[] fields;
-    private int base; // where the request starts in head: 0 once owned
-    // what own() copies into, kept for the next request when the exchange is reused
-    private byte[] ownHead;
-    private int[] ownFields;
-    private int headLength;
-    private boolean borrowed;
-    private int fieldCount;
     private String method;
     private Method methodEnum;
     // the request target in head: path [pathStart, pathEnd), query (pathEnd, targetEnd); strings on demand
@@ -134,12 +125,7 @@ public final class Exchange extends ResponseState {
     private void request(byte[] head, int base, int headLength, int[] fields, int fieldCount, String method,
                          Method methodEnum, int pathStart, int pathEnd, int targetEnd, boolean http11,
                          boolean bodyDeferred) {
-        this.head = head;
-        this.base = base;
-        this.headLength = headLength;
-        this.borrowed = true;
-        this.fields = fields;
-        this.fieldCount = fieldCount;
+        head(head, base, headLength, fields, fieldCount);
         this.method = method;
         this.methodEnum = methodEnum;
         this.pathStart = pathStart;
@@ -159,47 +145,6 @@ public final class Exchange extends ResponseState {
     }
 
     // ---- engine-facing ----
-
-    /**
-     * Copies the borrowed head and field offsets (into this exchange's own arrays, kept from an earlier
-     * request when they are large enough): the exchange may now outlive the buffer and the parser.
-     */
-    public void own() {
-        if (borrowed) {
-            byte[] h = ownHead;
-            if (h == null || h.length < headLength) {
-                h = new byte[Math.max(headLength, 256)];
-                ownHead = h;
-            }
-            System.arraycopy(head, base, h, 0, headLength);
-            int n = fieldCount * 4;
-            int[] f = ownFields;
-            if (f == null || f.length < n) {
-                f = new int[Math.max(n, 64)];
-                ownFields = f;
-            }
-            System.arraycopy(fields, 0, f, 0, n);
-            head = h;
-            fields = f;
-            base = 0;
-            borrowed = false;
-        }
-    }
-
-    /** Drops a borrowed head once the response is handed over: later request reads fail instead of lying. */
-    public void release() {
-        if (borrowed) {
-            head = null;
-        }
-    }
-
-    /**
-     * The response is written and the request over: its request methods fail from now on instead of
-     * answering, until the exchange is {@link #reuse reused} for the connection's next request.
-     */
-    public void over() {
-        head = null;
-    }
 
     /** Sets the request body, read or being streamed, before dispatch; the connection keeps its own hold. */
     public void setBody(RequestBody body) {
@@ -275,24 +220,14 @@ public final class Exchange extends ResponseState {
 
     // ---- app-facing: routing, dispatch, error answers ----
 
-    /** The head's bytes, for a lookup over {@link #pathFrom()}..{@link #pathTo()}. */
-    byte[] head() {
-        byte[] h = head;
-        if (h == null) {
-            throw new IllegalStateException(
-                    "this request is over: a Context may be used only until its handler returns");
-        }
-        return h;
-    }
-
     /** Where the raw path starts in {@link #head()}. */
     int pathFrom() {
-        return base + pathStart;
+        return base() + pathStart;
     }
 
     /** Where the raw path ends in {@link #head()}; equal to {@link #pathFrom()} when the target has none ("/"). */
     int pathTo() {
-        return base + pathEnd;
+        return base() + pathEnd;
     }
 
     void services(RequestServices services) {
@@ -330,10 +265,6 @@ public final class Exchange extends ResponseState {
     }
 
     // ---- request ----
-
-    private String latin1(int from, int to) {
-        return Ascii.latin1(head(), base + from, base + to);
-    }
 
     @Override
     public String method() {
@@ -389,21 +320,6 @@ public final class Exchange extends ResponseState {
             rare().queryMap = m;
         }
         return m;
-    }
-
-    @Override
-    public String header(String name) {
-        return RequestHead.value(head(), base, fields, fieldCount, name);
-    }
-
-    @Override
-    public List<String> headers(String name) {
-        return RequestHead.values(head(), base, fields, fieldCount, name);
-    }
-
-    @Override
-    public List<String> headerNames() {
-        return RequestHead.names(head(), base, fields, fieldCount);
     }
 
     @Override
@@ -552,7 +468,7 @@ public final class Exchange extends ResponseState {
     public String requestId() {
         String id = requestId;
         if (id == null) {
-            id = RequestIds.incomingOrNew(head(), base, fields, fieldCount);
+            id = incomingOrNewRequestId();
             requestId = id;
         }
         return id;

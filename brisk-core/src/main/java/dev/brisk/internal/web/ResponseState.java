@@ -20,7 +20,7 @@ import java.util.List;
  * <p>Threads: written by the handler's thread, read by the connection after
  * {@link ExchangeOwner#complete} (see {@link Exchange}).
  */
-abstract class ResponseState implements Context {
+abstract class ResponseState extends RequestHeadState implements Context {
     static final byte[] NO_BODY = new byte[0];
     static final String TEXT = "text/plain; charset=utf-8";
     private static final String OCTETS = "application/octet-stream";
