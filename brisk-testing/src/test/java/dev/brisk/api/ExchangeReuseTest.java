@@ -62,13 +62,36 @@ class ExchangeReuseTest {
                 c.send(FIRST);
                 RawConnection.Response r1 = c.read();
                 c.send(SECOND);
+                // reused, unless the loop's scan found the connection waiting in between (it then lets go)
                 assertFresh(List.of(r1, c.read()));
-                assertThat(second.get()).as(dispatch + ": the next request reused the exchange").isSameAs(first.get());
 
                 c.send(FIRST + SECOND); // pipelined: the second request is read while the first is handled
                 assertFresh(c.read(2));
-                assertThat(second.get()).as(dispatch.name()).isSameAs(first.get());
+                assertThat(second.get()).as(dispatch + ": the next request reused the exchange").isSameAs(first.get());
             }
+        }
+    }
+
+    /** The loops' 100 ms scan finds the connection waiting and lets go of the exchange it kept. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void anIdleConnectionHoldsNoExchange(Engine engine) throws InterruptedException {
+        AtomicReference<Context> first = new AtomicReference<>();
+        AtomicReference<Context> second = new AtomicReference<>();
+        try (BriskTestServer t = start(engine, Dispatch.VIRTUAL_THREADS, first, second); RawConnection c = t.raw()) {
+            c.send(FIRST);
+            assertThat(c.read().status()).isEqualTo(201);
+            Context kept = first.get();
+            long deadline = System.nanoTime() + 3_000_000_000L;
+            boolean renewed = false;
+            while (!renewed && System.nanoTime() < deadline) {
+                Thread.sleep(150); // at least one scan between two requests: the poll's interval, bounded above
+                c.send(SECOND);
+                assertThat(c.read().status()).isEqualTo(200);
+                renewed = second.get() != kept;
+                kept = second.get();
+            }
+            assertThat(renewed).as("a request after an idle spell gets a new exchange").isTrue();
         }
     }
 

@@ -189,6 +189,14 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     }
 
     /**
+     * The connection waits for its next request: it lets go of the exchange kept for it, so that an idle
+     * connection holds none (up to three small objects: the exchange and its head's copy).
+     */
+    void dropSpare() {
+        spare = null;
+    }
+
+    /**
      * Hands the wire to {@code next}'s protocol, once the connection has let go of everything; the new
      * protocol starts with reading on and sets its own deadlines. One that fails to open closes the wire.
      */

@@ -574,6 +574,9 @@ final class Http1Connection implements Protocol {
         if (state == CLOSED) {
             return;
         }
+        if (state == READ_HEAD && !parser.started() && !reader.hasUnread()) {
+            channel.dropSpare(); // waiting at a scan: the exchange is kept only from one busy request to the next
+        }
         if (output.writing()) {
             if (output.stalled(now)) {
                 wire.counters().timedOut();
