@@ -3,6 +3,8 @@ package dev.brisk.internal.http1;
 import dev.brisk.ClientDisconnectedException;
 import dev.brisk.internal.body.BodyStore;
 import dev.brisk.internal.body.BodyStream;
+import dev.brisk.internal.transport.ConnectionThread;
+import dev.brisk.internal.transport.LoopTasks;
 import dev.brisk.internal.transport.Upgrade;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.App;
@@ -49,11 +51,18 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
      * connection has one request handled at a time and each is completed once.
      */
     private Exchange completed;
-    // allocated once: a lambda capturing the exchange would cost an object per request
-    private final Runnable writeCompleted = this::writeCompleted;
+    // made once, and its own node in the loop's task queue: handing an answer back allocates nothing
+    private final LoopTasks.Linked writeCompleted = new LoopTasks.Linked() {
+        @Override
+        public void run() {
+            writeCompleted();
+        }
+    };
     /** Counts requests: an exchange reused for the next request is the same object, its request is not. */
     private int generation;
     private Upgrade upgrade;
+    /** The virtual thread this connection's handlers run on, kept while it is busy; null when it has none. */
+    private ConnectionThread thread;
     /** The connection's hold on the current exchange's body, given back when the exchange ends. */
     private RequestBody body;
     /** The current exchange's body when its route streams it. */
@@ -194,6 +203,16 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
      */
     void dropSpare() {
         spare = null;
+        retireThread();
+    }
+
+    /** Lets the connection's handler thread go: it ends now if parked, else after its handler. */
+    private void retireThread() {
+        ConnectionThread t = thread;
+        if (t != null) {
+            thread = null;
+            t.retire();
+        }
     }
 
     /**
@@ -201,6 +220,7 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
      * protocol starts with reading on and sets its own deadlines. One that fails to open closes the wire.
      */
     void switchTo(Upgrade next, java.nio.ByteBuffer buffered) {
+        retireThread();
         wire.readInterest(true);
         try {
             wire.protocol(next.open(wire, buffered));
@@ -226,6 +246,7 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
 
     /** The connection closed: a handler waiting for its body learns it, a stream stops. */
     void close() {
+        retireThread();
         deferred.closed();
         releaseBody("client closed the connection before the request body arrived");
         stream.close();
@@ -365,6 +386,16 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     @Override
     public boolean canSwitchProtocols() {
         return true;
+    }
+
+    @Override
+    public ConnectionThread connectionThread() {
+        ConnectionThread t = thread;
+        if (t == null) {
+            t = new ConnectionThread();
+            thread = t;
+        }
+        return t;
     }
 
     /** After {@code ex}'s response is written, hands the wire to {@code next}'s protocol. Loop thread. */

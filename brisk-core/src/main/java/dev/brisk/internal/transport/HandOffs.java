@@ -1,9 +1,9 @@
 package dev.brisk.internal.transport;
 
-import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The virtual threads a loop asks for during one turn, started together when the turn ends.
@@ -21,16 +21,43 @@ import java.util.concurrent.RejectedExecutionException;
  * times their share (measured: {@code /cpu} at 50 connections, p99 450–600 ms instead of 45). Through one
  * queue, handlers start in the order their requests were read.
  *
+ * <p>That virtual thread is the loop's own launcher, kept like a connection's thread
+ * ({@link ConnectionThread}): woken at the end of a turn, it starts what the ring holds until it finds it
+ * empty, then parks. The loop puts each start in a ring of {@value #RING} it alone writes and the
+ * launcher alone reads, so that a turn costs no allocation; a start that finds the ring full gets a
+ * virtual thread of its own to start it.
+ *
+ * <p>An HTTP/1.1 connection's handlers run on a thread the connection keeps while it is busy: for it,
+ * a "start" is a wake-up, and the woken thread waits in the carrier's local queue, which the scheduler
+ * empties before any other. A connection without a thread yet gets one started by the loop itself, at
+ * once ({@link ConnectionThread.Launch#startHere}): started by the launcher it would wait in the
+ * carrier's own submission queue behind every woken thread, and under CPU-bound handlers such first
+ * requests waited for seconds (p99 1.3 s); started by the loop it waits in the loop's queue, in turn with
+ * the launcher.
+ *
  * <p>Threads: {@link #add} and {@link #flush} on the owning loop's thread only; {@link #executor}'s
- * {@code execute} from any thread.
+ * {@code execute} from any thread; the launcher reads the ring.
  */
 public final class HandOffs {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
+    static final int RING = 1024;
 
     /** What each start runs on, and the task it starts: pairs, so that a start allocates nothing here. */
-    private Starter[] starters = new Starter[16];
-    private Runnable[] tasks = new Runnable[16];
-    private int count;
+    private final Starter[] starters = new Starter[RING];
+    private final Runnable[] tasks = new Runnable[RING];
+    /** The next slot the launcher reads: written by the launcher (release), read by the loop (acquire). */
+    private final AtomicLong head = new AtomicLong();
+    /** The next slot the loop writes: written by the loop (release), read by the launcher (acquire). */
+    private final AtomicLong tail = new AtomicLong();
+    /** The tail at the last flush: whether this turn added anything. */
+    private long flushed;
+    /**
+     * Starts the launcher's thread: untracked by any server's executor, as it belongs to the loop, which
+     * retires it as it ends ({@link #close}); the handlers it starts are tracked by theirs.
+     */
+    private static final Executor UNTRACKED = task -> Thread.ofVirtual().name("brisk-launcher").start(task);
+    private final ConnectionThread launcher = new ConnectionThread();
+    private final Runnable launch = this::launch;
 
     /**
      * An executor that runs each task on a virtual thread of {@code virtualThreads}: started at the end of
@@ -48,55 +75,81 @@ public final class HandOffs {
                 if (virtualThreads.isShutdown()) {
                     throw new RejectedExecutionException("the server has stopped");
                 }
-                loop.handOffs.add(this, task);
+                if (!(task instanceof ConnectionThread.Launch launch && launch.startHere(virtualThreads))) {
+                    loop.handOffs.add(this, task);
+                }
+            } else if (task instanceof ConnectionThread.Launch launch) {
+                launch.runOn(virtualThreads, false);
             } else {
                 virtualThreads.execute(task);
             }
         }
 
         void start(Runnable task) {
+            if (task instanceof ConnectionThread.Launch launch) {
+                launch.runOn(virtualThreads, true);
+                return;
+            }
             try {
                 virtualThreads.execute(task);
             } catch (RejectedExecutionException e) {
-                // stopped between the turn's request and its end (the loops stop before the executor
-                // does): the handler still runs, untracked, rather than leave its request unanswered
-                Thread.ofVirtual().start(task);
+                untracked(task);
             }
         }
+    }
+
+    /**
+     * A handler started after its server's executor stopped (the loops stop before the executor does):
+     * it still runs, untracked, rather than leave its request unanswered.
+     */
+    static void untracked(Runnable task) {
+        Thread.ofVirtual().start(task);
     }
 
     void add(Starter starter, Runnable task) {
-        if (count == tasks.length) {
-            starters = Arrays.copyOf(starters, count * 2);
-            tasks = Arrays.copyOf(tasks, count * 2);
+        long t = tail.getPlain();
+        if (t - head.getAcquire() == RING) {
+            Thread.ofVirtual().start(() -> start(starter, task)); // the ring is full: rare, and costs a thread
+            return;
         }
-        starters[count] = starter;
-        tasks[count++] = task;
+        int i = (int) (t & (RING - 1));
+        starters[i] = starter;
+        tasks[i] = task;
+        tail.setRelease(t + 1);
     }
 
     void flush() {
-        int n = count;
-        if (n == 0) {
+        long t = tail.getPlain();
+        if (t == flushed) {
             return;
         }
-        count = 0;
-        if (n == 1) {
-            Starter s = starters[0];
-            Runnable t = tasks[0];
-            starters[0] = null;
-            tasks[0] = null;
-            Thread.ofVirtual().start(() -> start(s, t));
-            return;
-        }
-        Starter[] ss = Arrays.copyOf(starters, n);
-        Runnable[] ts = Arrays.copyOf(tasks, n);
-        Arrays.fill(starters, 0, n, null);
-        Arrays.fill(tasks, 0, n, null);
-        Thread.ofVirtual().start(() -> {
-            for (int i = 0; i < n; i++) {
-                start(ss[i], ts[i]);
+        flushed = t;
+        launcher.run(launch, UNTRACKED);
+    }
+
+    /** The loop has ended: its launcher ends once it has started what it was given. Loop thread. */
+    void close() {
+        launcher.retire();
+    }
+
+    /** The launcher's task: starts everything in the ring, in order, until it finds the ring empty. */
+    private void launch() {
+        long h = head.getPlain();
+        for (;;) {
+            long t = tail.getAcquire();
+            if (h == t) {
+                return;
             }
-        });
+            for (; h != t; h++) {
+                int i = (int) (h & (RING - 1));
+                Starter s = starters[i];
+                Runnable task = tasks[i];
+                starters[i] = null;
+                tasks[i] = null;
+                head.setRelease(h + 1);
+                start(s, task);
+            }
+        }
     }
 
     private static void start(Starter starter, Runnable task) {

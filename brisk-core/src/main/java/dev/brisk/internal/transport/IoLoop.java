@@ -9,7 +9,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -36,7 +35,7 @@ public final class IoLoop implements Runnable {
     /** {@code min-response-rate}, or null. */
     final DataRate.Limit responseRate;
     private final Selector selector;
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final LoopTasks tasks = new LoopTasks();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     /**
      * Set before the loop looks at its tasks and waits in select, cleared after: {@link #execute} wakes it

@@ -11,6 +11,16 @@ public final class LoopThread extends Thread {
         super(loop, name);
     }
 
+    /** The loop, then its launcher's end (the loop's last turn has ended). */
+    @Override
+    public void run() {
+        try {
+            super.run();
+        } finally {
+            handOffs.close();
+        }
+    }
+
     /** Starts the virtual threads asked for this turn. This loop's thread, at the end of each turn. */
     public void endTurn() {
         handOffs.flush();

@@ -1,6 +1,7 @@
 package dev.brisk.internal.web;
 
 import dev.brisk.Dispatch;
+import dev.brisk.internal.transport.ConnectionThread;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -32,8 +33,8 @@ final class Dispatcher {
         }
         switch (dispatch) {
             case EVENT_LOOP -> runner.run(ex);
-            case VIRTUAL_THREADS -> execute(virtualThreads, ex);
-            case WORKER_POOL -> execute(workers, ex);
+            case VIRTUAL_THREADS -> execute(virtualThreads, ex, ex.owner().connectionThread());
+            case WORKER_POOL -> execute(workers, ex, null);
         }
     }
 
@@ -42,14 +43,15 @@ final class Dispatcher {
         runner.run(ex);
     }
 
-    private void execute(Executor executor, Exchange ex) {
+    /** Runs {@code ex}'s chain on {@code executor}, on the connection's own thread when it keeps one. */
+    private void execute(Executor executor, Exchange ex, ConnectionThread thread) {
         try {
             Runnable task = ex.dispatchTask;
             if (task == null) {
                 task = () -> runner.run(ex); // once per exchange, and a connection reuses its exchange
                 ex.dispatchTask = task;
             }
-            executor.execute(task);
+            executor.execute(thread == null ? task : thread.offer(task));
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
             ErrorBodies.answer(ex, 503, "Service Unavailable");

@@ -25,4 +25,13 @@ public interface ExchangeOwner {
     default boolean canSwitchProtocols() {
         return false;
     }
+
+    /**
+     * The virtual thread the connection's handlers run on one after another, kept while the connection
+     * is busy; null where each exchange gets a thread of its own (an HTTP/2 stream). Called on the
+     * connection's I/O thread when its exchange is dispatched to a virtual thread.
+     */
+    default dev.brisk.internal.transport.ConnectionThread connectionThread() {
+        return null;
+    }
 }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
+import dev.brisk.internal.transport.LoopTasks;
 import dev.brisk.internal.transport.LoopThread;
 import dev.brisk.internal.transport.BufferPool;
 import dev.brisk.internal.transport.ProtocolFactory;
@@ -14,7 +15,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,7 +76,7 @@ final class UringLoop implements Runnable {
     final dev.brisk.internal.transport.DataRate.Limit responseRate;
     private final int eventFd;
     private final MemorySegment wakeBuf = Arena.ofAuto().allocate(JAVA_LONG);
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final LoopTasks tasks = new LoopTasks();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     /** Guards the eventfd against a write after its close (the number may be reused by then). */
     private final java.util.concurrent.locks.ReentrantLock wakeLock = new java.util.concurrent.locks.ReentrantLock();

@@ -1,0 +1,164 @@
+package dev.brisk.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.Dispatch;
+import dev.brisk.testing.BriskTestServer;
+import dev.brisk.testing.Engine;
+import dev.brisk.testing.RawConnection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * With virtual-thread dispatch on the loop engines, a connection's handlers run on one virtual thread,
+ * kept from one request to the next while the connection is busy (no thread started per request): the
+ * thread carries nothing from one request to the next that the contract forbids (an interrupt), survives
+ * a handler's failure, is never shared by two connections, and ends when its connection goes idle,
+ * closes, or the server stops, so no parked thread outlives what it served.
+ */
+class ConnectionThreadTest {
+    private static final String WHO = "GET /who HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    /** Threads by id, as the handlers saw them. */
+    private final Map<String, Thread> threads = new ConcurrentHashMap<>();
+
+    private BriskTestServer start(Engine engine) {
+        return BriskTestServer.start(engine, cfg -> {
+            cfg.dispatch(Dispatch.VIRTUAL_THREADS);
+            cfg.get("/who", ctx -> {
+                Thread me = Thread.currentThread();
+                threads.put(String.valueOf(me.threadId()), me);
+                ctx.text(me.threadId() + " " + me.isVirtual() + " " + me.isInterrupted());
+            });
+            cfg.get("/interrupt", ctx -> {
+                Thread.currentThread().interrupt(); // left behind on purpose
+                ctx.text("interrupted");
+            });
+            cfg.get("/fail", ctx -> {
+                throw new IllegalStateException("the handler failed");
+            });
+        });
+    }
+
+    private static String id(RawConnection.Response r) {
+        return r.body().split(" ")[0];
+    }
+
+    private static boolean within(long millis, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10); // polling a condition, bounded by the deadline
+        }
+        return true;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void pipelinedRequestsRunOnTheConnectionsOneThread(Engine engine) {
+        try (BriskTestServer t = start(engine); RawConnection c = t.raw()) {
+            c.send(WHO + WHO + WHO + WHO);
+            List<RawConnection.Response> rs = c.read(4);
+            assertThat(rs).allSatisfy(r -> assertThat(r.body()).endsWith(" true false"));
+            assertThat(rs.stream().map(ConnectionThreadTest::id).distinct()).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void anInterruptLeftByAHandlerIsNotTheNextRequests(Engine engine) {
+        try (BriskTestServer t = start(engine); RawConnection c = t.raw()) {
+            c.send("GET /interrupt HTTP/1.1\r\nHost: x\r\n\r\n" + WHO + WHO);
+            List<RawConnection.Response> rs = c.read(3);
+            assertThat(rs.get(0).body()).isEqualTo("interrupted");
+            assertThat(rs.get(1).body()).endsWith(" true false");
+            assertThat(rs.get(2).body()).endsWith(" true false");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void aFailedHandlerLeavesTheConnectionServed(Engine engine) {
+        try (BriskTestServer t = start(engine); RawConnection c = t.raw()) {
+            c.send("GET /fail HTTP/1.1\r\nHost: x\r\n\r\n" + WHO + "GET /fail HTTP/1.1\r\nHost: x\r\n\r\n" + WHO);
+            List<RawConnection.Response> rs = c.read(4);
+            assertThat(rs).extracting(RawConnection.Response::status).containsExactly(500, 200, 500, 200);
+            assertThat(id(rs.get(1))).isEqualTo(id(rs.get(3)));
+        }
+    }
+
+    /** Two connections' handlers run at once, each on its own thread: one waits for the other's. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void twoConnectionsNeverShareAThread(Engine engine) throws Exception {
+        CountDownLatch secondRan = new CountDownLatch(1);
+        AtomicReference<Thread> waiter = new AtomicReference<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.dispatch(Dispatch.VIRTUAL_THREADS);
+            cfg.get("/wait", ctx -> {
+                waiter.set(Thread.currentThread());
+                ctx.text(String.valueOf(secondRan.await(5, TimeUnit.SECONDS)));
+            });
+            cfg.get("/go", ctx -> {
+                secondRan.countDown();
+                ctx.text(String.valueOf(Thread.currentThread() == waiter.get()));
+            });
+        }); RawConnection a = t.raw(); RawConnection b = t.raw()) {
+            a.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(within(3_000, () -> waiter.get() != null)).isTrue();
+            b.send("GET /go HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(b.read().body()).isEqualTo("false");
+            assertThat(a.read().body()).isEqualTo("true");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void theThreadEndsWhenItsConnectionIsIdleOrCloses(Engine engine) throws Exception {
+        try (BriskTestServer t = start(engine)) {
+            Thread idle;
+            try (RawConnection c = t.raw()) {
+                c.send(WHO);
+                idle = threads.get(id(c.read()));
+                // the loops' 100 ms scan finds the connection waiting for its next request and lets go
+                assertThat(within(3_000, () -> !idle.isAlive())).as("an idle connection's thread ends").isTrue();
+                c.send(WHO);
+                Thread next = threads.get(id(c.read()));
+                assertThat(next).isNotSameAs(idle);
+                c.send(WHO);
+                // busy again: kept (unless a scan came in between, then it is another new one)
+                assertThat(c.read().status()).isEqualTo(200);
+                c.close();
+                assertThat(within(3_000, () -> !next.isAlive())).as("a closed connection's thread ends").isTrue();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void aStoppingServerEndsTheThreadsItKept(Engine engine) throws Exception {
+        BriskTestServer t = start(engine);
+        RawConnection c = t.raw();
+        try {
+            c.send(WHO + WHO);
+            List<RawConnection.Response> rs = c.read(2);
+            Thread kept = threads.get(id(rs.get(1)));
+            long began = System.nanoTime();
+            t.close();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began))
+                    .as("the stop does not wait for a parked thread").isLessThan(5_000);
+            assertThat(within(3_000, () -> !kept.isAlive())).isTrue();
+        } finally {
+            c.close();
+        }
+    }
+}
