@@ -112,4 +112,22 @@ class ExchangeReuseTest {
             assertThat(rs.get(1).body()).isEqualTo("|null|null");
         }
     }
+
+    /** The path parameters' slots are kept too: each request sees its own route's values, and only those. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void pathParametersAreEachRequestsOwn(Engine engine) {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.get("/two/{a}/{b}", ctx -> ctx.text(ctx.pathParams().toString()));
+            cfg.get("/one/{z}", ctx -> ctx.text(ctx.pathParams() + " " + ctx.pathParam("a")));
+            cfg.get("/files/*", ctx -> ctx.text(ctx.pathParams().toString()));
+            cfg.get("/none", ctx -> ctx.text(ctx.pathParams() + " " + ctx.pathParam("z")));
+        }); RawConnection c = t.raw()) {
+            c.send("GET /two/x/y HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /one/%41 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /files/p/q HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /none HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /two/1/2 HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read(5)).extracting(RawConnection.Response::body)
+                    .containsExactly("{a=x, b=y}", "{z=A} null", "{*=p/q}", "{} null", "{a=1, b=2}");
+        }
+    }
 }

@@ -171,12 +171,26 @@ public final class Router {
      */
     public RouteMatch findDynamic(byte[] b, int from, int to) {
         String[] params = maxParams == 0 ? RouteMatch.NONE : new String[maxParams];
-        RouteEntry found = walk(root, b, from + 1, to, params, 0);
+        RouteEntry found = findDynamic(b, from, to, params);
         if (found == null) {
             return null;
         }
         int k = found.paramCount;
         return new RouteMatch(found, k == params.length ? params : Arrays.copyOf(params, k));
+    }
+
+    /**
+     * {@link #findDynamic(byte[], int, int)} writing the parameter values into {@code params} (at least
+     * {@link #maxParams()} long, e.g. an array the caller reuses): its first {@code paramCount} slots
+     * are the entry's values; the slots after them may hold anything. Null when no route matches.
+     */
+    public RouteEntry findDynamic(byte[] b, int from, int to, String[] params) {
+        return walk(root, b, from + 1, to, params, 0);
+    }
+
+    /** The most parameters any route's template declares: how long a parameter array must be. */
+    public int maxParams() {
+        return maxParams;
     }
 
     // the segment starting at from ends at the next '/' or at to; from > to: the path is used up.

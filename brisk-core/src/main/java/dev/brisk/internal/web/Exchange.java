@@ -70,6 +70,8 @@ public final class Exchange extends ResponseState {
 
     // what routing decided
     private String[] rawParams = NO_PARAMS; // shared: never written to
+    /** Where the router writes a parameterized path's values: kept from one request to the next. */
+    private String[] paramSlots = NO_PARAMS;
     private CompiledRoute route;
     private Handler chain;
     private Dispatch dispatchMode;
@@ -238,6 +240,19 @@ public final class Exchange extends ResponseState {
     void routed(Handler chain, Dispatch dispatch) {
         this.chain = chain;
         this.dispatchMode = dispatch;
+    }
+
+    /**
+     * An array of at least {@code n} slots for the router to write this request's path parameters into,
+     * kept for the connection's next request (so that routing allocates nothing).
+     */
+    String[] paramSlots(int n) {
+        String[] s = paramSlots;
+        if (s.length < n) {
+            s = new String[n];
+            paramSlots = s;
+        }
+        return s;
     }
 
     /** Remembers routing's decision for a request {@code route} serves. */

@@ -108,30 +108,39 @@ final class Routing {
             ex.routed(m == Method.OPTIONS ? anyPathOptions : notFound, defaultDispatch);
             return;
         }
-        RouteMatch match = router.findExact(b, from, to);
-        if (match == null) {
-            match = router.findDynamic(b, from, to);
+        // a parameterized path's values go to an array the exchange keeps: routing allocates nothing more
+        RouteMatch exact = router.findExact(b, from, to);
+        RouteEntry entry;
+        String[] params;
+        if (exact != null) {
+            entry = exact.entry();
+            params = exact.rawParams();
+        } else {
+            params = ex.paramSlots(router.maxParams());
+            entry = router.findDynamic(b, from, to, params);
         }
-        if (match == null) {
+        if (entry == null) {
             ex.routed(notFound, defaultDispatch);
             return;
         }
-        CompiledRoute r = match.entry().route(m);
-        if (r == null && match.rawParams().length == 0) {
+        CompiledRoute r = entry.route(m);
+        if (r == null && exact != null) {
             // an exact path without this method: a parameterized route may still have it
-            RouteMatch dynamic = router.findDynamic(b, from, to);
-            if (dynamic != null && dynamic.entry().route(m) != null) {
-                match = dynamic;
-                r = dynamic.entry().route(m);
+            String[] slots = ex.paramSlots(router.maxParams());
+            RouteEntry dynamic = router.findDynamic(b, from, to, slots);
+            if (dynamic != null && dynamic.route(m) != null) {
+                entry = dynamic;
+                params = slots;
+                r = dynamic.route(m);
             }
         }
         if (r == null) {
-            Refusal refusal = refusals.get(match.entry().allow());
+            Refusal refusal = refusals.get(entry.allow());
             if (m != Method.OPTIONS) {
                 ex.routed(refusal.methodNotAllowed(), defaultDispatch);
                 return;
             }
-            CompiledRoute announced = preflights.isEmpty() ? null : announcedRoute(ex, match, b, from, to);
+            CompiledRoute announced = preflights.isEmpty() ? null : announcedRoute(ex, entry, exact != null, b, from, to);
             Handler preflight = announced == null ? null : preflights.get(announced);
             if (preflight != null) {
                 ex.routed(preflight, announced.dispatch());
@@ -140,21 +149,21 @@ final class Routing {
             }
             return;
         }
-        ex.routed(r, match.rawParams());
+        ex.routed(r, params);
     }
 
     /**
      * The route of the method an OPTIONS request announces in {@code Access-Control-Request-Method}
      * (found as a request with that method would find it), or null.
      */
-    private CompiledRoute announcedRoute(Exchange ex, RouteMatch match, byte[] b, int from, int to) {
+    private CompiledRoute announcedRoute(Exchange ex, RouteEntry entry, boolean exact, byte[] b, int from, int to) {
         String announced = ex.header("Access-Control-Request-Method");
         Method am = announced == null ? null : Method.of(announced);
         if (am == null) {
             return null;
         }
-        CompiledRoute r = match.entry().route(am);
-        if (r == null && match.rawParams().length == 0) {
+        CompiledRoute r = entry.route(am);
+        if (r == null && exact) {
             RouteMatch dynamic = router.findDynamic(b, from, to);
             r = dynamic == null ? null : dynamic.entry().route(am);
         }
