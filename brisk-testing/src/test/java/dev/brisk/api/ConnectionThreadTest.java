@@ -161,4 +161,17 @@ class ConnectionThreadTest {
             c.close();
         }
     }
+
+    /** A request after which the connection closes: its thread ends with it, parking for nobody. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void aConnectionsLastRequestLeavesNoThreadBehind(Engine engine) throws Exception {
+        try (BriskTestServer t = start(engine); RawConnection c = t.raw()) {
+            c.send(WHO + "GET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            List<RawConnection.Response> rs = c.read(2);
+            Thread last = threads.get(id(rs.get(1)));
+            assertThat(id(rs.get(0))).as("the connection's one thread").isEqualTo(id(rs.get(1)));
+            assertThat(within(3_000, () -> !last.isAlive())).isTrue();
+        }
+    }
 }

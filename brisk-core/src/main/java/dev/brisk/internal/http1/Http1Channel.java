@@ -389,6 +389,11 @@ final class Http1Channel implements ExchangeOwner, BodyStream.Feed {
     }
 
     @Override
+    public boolean closesAfterResponse() {
+        return conn.closingAfterResponse();
+    }
+
+    @Override
     public ConnectionThread connectionThread() {
         ConnectionThread t = thread;
         if (t == null) {

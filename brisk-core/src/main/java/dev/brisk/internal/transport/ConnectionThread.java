@@ -22,7 +22,7 @@ import java.util.concurrent.locks.LockSupport;
  *   its task (and a task offered but not yet taken runs first); later tasks get threads of their own
  * </pre>
  *
- * <p>Threads: {@link #run(Runnable, Executor)} from one thread at a time, and only once the previous
+ * <p>Threads: {@link #run(Runnable, Executor, boolean)} from one thread at a time, and only once the previous
  * task has handed its request back (a connection has one request handled at a time), so a task is never
  * offered while another waits to be taken; the same task offered again before it is taken runs once
  * (the loop's launcher, {@link HandOffs}, whose task drains a queue). {@link #retire} from the owner's
@@ -46,15 +46,19 @@ public final class ConnectionThread implements Runnable {
     private Thread thread;
     /** The task {@link #offer} was given, until its {@link Launch} runs. */
     private Runnable offered;
+    /** Whether the offered task is the connection's last: its thread then ends after it, never parks. */
+    private boolean offeredLast;
     private final Launch launch = new Launch(this);
 
     /**
      * {@code next} as a task for an executor of virtual threads ({@link HandOffs#executor}) that runs it
-     * on this connection's thread; another executor runs it on the thread it gives it. Same threads and
-     * rules as {@link #run(Runnable, Executor)}; allocates nothing.
+     * on this connection's thread; another executor runs it on the thread it gives it. {@code last}: the
+     * connection closes after this request, so the thread ends after it instead of parking. Same threads
+     * and rules as {@link #run(Runnable, Executor, boolean)}; allocates nothing.
      */
-    public Runnable offer(Runnable next) {
+    public Runnable offer(Runnable next, boolean last) {
         offered = next;
+        offeredLast = last;
         return launch;
     }
 
@@ -75,7 +79,7 @@ public final class ConnectionThread implements Runnable {
             Runnable next = owner.offered;
             owner.offered = null;
             try {
-                owner.run(next, virtualThreads);
+                owner.run(next, virtualThreads, owner.offeredLast);
             } catch (RejectedExecutionException e) {
                 if (!orUntracked) {
                     throw e;
@@ -94,7 +98,7 @@ public final class ConnectionThread implements Runnable {
          * {@link RejectedExecutionException} when {@code virtualThreads} has stopped.
          */
         boolean startHere(ExecutorService virtualThreads) {
-            if (owner.state.get() != NONE || !owner.state.compareAndSet(NONE, WORK)) {
+            if (owner.state.get() != NONE || !owner.state.compareAndSet(NONE, owner.offeredLast ? WORK | RETIRED : WORK)) {
                 return false;
             }
             owner.task = owner.offered;
@@ -116,9 +120,11 @@ public final class ConnectionThread implements Runnable {
      * Runs {@code next} on this connection's thread: wakes it when parked, tells it when still busy with
      * the previous task's end, or starts it through {@code virtualThreads} when there is none (which may
      * throw {@link java.util.concurrent.RejectedExecutionException} when the server has stopped). A
-     * retired connection's task runs on a virtual thread of its own.
+     * retired connection's task runs on a virtual thread of its own. {@code last}: the thread ends after
+     * {@code next} (it is retired with it).
      */
-    public void run(Runnable next, Executor virtualThreads) {
+    public void run(Runnable next, Executor virtualThreads, boolean last) {
+        int work = last ? WORK | RETIRED : WORK;
         for (;;) {
             int s = state.get();
             if ((s & RETIRED) != 0) {
@@ -128,18 +134,18 @@ public final class ConnectionThread implements Runnable {
             task = next;
             switch (s) {
                 case NONE -> {
-                    if (state.compareAndSet(NONE, WORK)) {
+                    if (state.compareAndSet(NONE, work)) {
                         start(virtualThreads);
                         return;
                     }
                 }
                 case RUNNING -> {
-                    if (state.compareAndSet(RUNNING, WORK)) {
+                    if (state.compareAndSet(RUNNING, work)) {
                         return; // it takes the task when it finishes the previous one
                     }
                 }
                 case IDLE -> {
-                    if (state.compareAndSet(IDLE, WORK)) {
+                    if (state.compareAndSet(IDLE, work)) {
                         LockSupport.unpark(thread);
                         return;
                     }

@@ -124,7 +124,7 @@ public final class HandOffs {
             return;
         }
         flushed = t;
-        launcher.run(launch, UNTRACKED);
+        launcher.run(launch, UNTRACKED, false);
     }
 
     /** The loop has ended: its launcher ends once it has started what it was given. Loop thread. */

@@ -51,7 +51,7 @@ final class Dispatcher {
                 task = () -> runner.run(ex); // once per exchange, and a connection reuses its exchange
                 ex.dispatchTask = task;
             }
-            executor.execute(thread == null ? task : thread.offer(task));
+            executor.execute(thread == null ? task : thread.offer(task, ex.owner().closesAfterResponse()));
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
             ErrorBodies.answer(ex, 503, "Service Unavailable");

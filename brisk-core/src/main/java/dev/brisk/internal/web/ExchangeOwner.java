@@ -34,4 +34,12 @@ public interface ExchangeOwner {
     default dev.brisk.internal.transport.ConnectionThread connectionThread() {
         return null;
     }
+
+    /**
+     * Whether the connection closes after this exchange's response (so its kept thread need not wait for
+     * another request). The connection's I/O thread.
+     */
+    default boolean closesAfterResponse() {
+        return false;
+    }
 }

@@ -47,7 +47,7 @@ class ConnectionThreadTest {
                     handedBack.release(); // the next offer may come while this task still runs
                     Thread.onSpinWait();
                 }
-            }, virtualThreads);
+            }, virtualThreads, false);
             if (early) {
                 assertThat(handedBack.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
             } else {
@@ -77,7 +77,7 @@ class ConnectionThreadTest {
         ct.run(() -> {
             on[0] = Thread.currentThread();
             first.countDown();
-        }, virtualThreads);
+        }, virtualThreads, false);
         assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
         ct.retire();
         on[0].join(10_000);
@@ -86,7 +86,7 @@ class ConnectionThreadTest {
         ct.run(() -> {
             on[1] = Thread.currentThread();
             second.countDown();
-        }, virtualThreads);
+        }, virtualThreads, false);
         assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(on[1]).isNotSameAs(on[0]);
     }
@@ -100,7 +100,7 @@ class ConnectionThreadTest {
         ct.run(() -> {
             on[0] = Thread.currentThread();
             first.countDown();
-        }, virtualThreads);
+        }, virtualThreads, false);
         assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
         on[0].interrupt();
         on[0].join(10_000);
@@ -109,9 +109,24 @@ class ConnectionThreadTest {
         ct.run(() -> {
             on[1] = Thread.currentThread();
             second.countDown();
-        }, virtualThreads);
+        }, virtualThreads, false);
         assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(on[1]).isNotSameAs(on[0]);
         assertThat(on[1].isInterrupted()).isFalse();
+    }
+
+    /** The connection's last request (it closes after): its thread ends after the task, never parks. */
+    @Test
+    void theLastTaskEndsItsThread() throws Exception {
+        ConnectionThread ct = new ConnectionThread();
+        Thread[] on = new Thread[1];
+        CountDownLatch ran = new CountDownLatch(1);
+        ct.run(() -> {
+            on[0] = Thread.currentThread();
+            ran.countDown();
+        }, virtualThreads, true);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        on[0].join(10_000);
+        assertThat(on[0].isAlive()).as("ended without being retired").isFalse();
     }
 }
