@@ -98,7 +98,8 @@ public final class ConnectionThread implements Runnable {
          * {@link RejectedExecutionException} when {@code virtualThreads} has stopped.
          */
         boolean startHere(ExecutorService virtualThreads) {
-            if (owner.state.get() != NONE || !owner.state.compareAndSet(NONE, owner.offeredLast ? WORK | RETIRED : WORK)) {
+            int work = owner.offeredLast ? WORK | RETIRED : WORK;
+            if (owner.state.get() != NONE || !owner.state.compareAndSet(NONE, work)) {
                 return false;
             }
             owner.task = owner.offered;

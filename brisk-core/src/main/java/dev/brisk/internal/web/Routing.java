@@ -140,7 +140,8 @@ final class Routing {
                 ex.routed(refusal.methodNotAllowed(), defaultDispatch);
                 return;
             }
-            CompiledRoute announced = preflights.isEmpty() ? null : announcedRoute(ex, entry, exact != null, b, from, to);
+            CompiledRoute announced = preflights.isEmpty() ? null
+                    : announcedRoute(ex, entry, exact != null, b, from, to);
             Handler preflight = announced == null ? null : preflights.get(announced);
             if (preflight != null) {
                 ex.routed(preflight, announced.dispatch());
