@@ -17,10 +17,14 @@ import java.util.concurrent.locks.LockSupport;
  *   NONE ──run()──▶ WORK ──the thread takes it──▶ RUNNING ──task done──▶ IDLE (parked)
  *    ▲                ▲                              │  ▲                  │
  *    │                └────────── run() ─────────────┘  └────── run() ─────┘ (unpark)
- *    └── interrupted (the server stops, or a task left an interrupt): the thread ends after its task
+ *    └── interrupted with no task offered yet (the server stops, or a task left it): the thread ends
  *   retire() sets RETIRED on any of them: a parked thread is woken and ends, a running one ends after
  *   its task (and a task offered but not yet taken runs first); later tasks get threads of their own
  * </pre>
+ *
+ * <p>An interrupt left set when a task ends never reaches the next task: it is cleared when the next task
+ * is already offered, else the thread ends. One sent after the task ended, though meant for it, reaches
+ * the next, as on any pool: a handler's thread is to be interrupted only while that handler runs.
  *
  * <p>Threads: {@link #run(Runnable, Executor, boolean)} from one thread at a time, and only once the previous
  * task has handed its request back (a connection has one request handled at a time), so a task is never
@@ -132,20 +136,24 @@ public final class ConnectionThread implements Runnable {
                 virtualThreads.execute(next);
                 return;
             }
-            task = next;
+            // the task is written before the compare-and-set that lets the thread take it, and only then:
+            // in WORK the thread may be taking the one there, which must not change under it
             switch (s) {
                 case NONE -> {
+                    task = next;
                     if (state.compareAndSet(NONE, work)) {
                         start(virtualThreads);
                         return;
                     }
                 }
                 case RUNNING -> {
+                    task = next;
                     if (state.compareAndSet(RUNNING, work)) {
                         return; // it takes the task when it finishes the previous one
                     }
                 }
                 case IDLE -> {
+                    task = next;
                     if (state.compareAndSet(IDLE, work)) {
                         LockSupport.unpark(thread);
                         return;
@@ -164,7 +172,7 @@ public final class ConnectionThread implements Runnable {
     private void start(Executor virtualThreads) {
         try {
             virtualThreads.execute(this);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             task = null;
             state.getAndUpdate(s -> s & RETIRED); // back to NONE: nothing runs
             throw e;
@@ -191,19 +199,29 @@ public final class ConnectionThread implements Runnable {
             if (!state.compareAndSet(s, (s & RETIRED) | RUNNING)) {
                 continue; // only retire() changes a WORK state meanwhile
             }
-            Runnable t = task;
-            task = null;
+            Runnable t = task; // left in place: the offering side alone writes it (see run(next, ...))
             try {
                 t.run();
             } catch (Throwable e) {
-                // the handler chain answers its own failures; what escapes it is reported as a thread of
-                // its own would report it, and the thread goes on with the connection's next request
-                Thread me = Thread.currentThread();
-                me.getUncaughtExceptionHandler().uncaughtException(me, e);
+                report(e);
             }
             if (!awaitNext()) {
                 return;
             }
+        }
+    }
+
+    /**
+     * What escaped a task (the handler chain answers its own failures), reported as a thread of its own
+     * would report it; the thread then goes on with the connection's next request, so a handler that
+     * throws from the report too must not end it in RUNNING, where nobody would take the next task.
+     */
+    private static void report(Throwable e) {
+        Thread me = Thread.currentThread();
+        try {
+            me.getUncaughtExceptionHandler().uncaughtException(me, e);
+        } catch (Throwable ignored) {
+            // nothing more to do with it
         }
     }
 

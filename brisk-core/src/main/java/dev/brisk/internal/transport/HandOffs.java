@@ -14,18 +14,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * turn's starts are made from the scheduler's own thread, where they wake nobody, and the carrier runs
  * the whole turn's handlers in one go.
  *
- * <p>Every turn goes through such a virtual thread, even a turn with one start. A carrier files the starts
- * it makes in a submission queue of its own, apart from the loop's, and the scheduler drains one queue
- * before it looks at the next: handlers started by the loop directly would keep overtaking the turns'
- * handlers while the loop keeps it busy, and under CPU-bound handlers some requests would wait many
- * times their share (measured: {@code /cpu} at 50 connections, p99 450–600 ms instead of 45). Through one
- * queue, handlers start in the order their requests were read.
+ * <p>Every turn's tasks go through such a virtual thread, even a turn with one (but see the kept
+ * connection threads below). A carrier files the starts it makes in a submission queue of its own, apart
+ * from the loop's, and the scheduler drains one queue before it looks at the next: handlers started by
+ * the loop directly would keep overtaking the turns' handlers while the loop keeps it busy, and under
+ * CPU-bound handlers some requests would wait many times their share (measured: {@code /cpu} at 50
+ * connections, p99 450–600 ms instead of 45). Through one queue, they start in the order their requests
+ * were read.
  *
  * <p>That virtual thread is the loop's own launcher, kept like a connection's thread
  * ({@link ConnectionThread}): woken at the end of a turn, it starts what the ring holds until it finds it
- * empty, then parks. The loop puts each start in a ring of {@value #RING} it alone writes and the
- * launcher alone reads, so that a turn costs no allocation; a start that finds the ring full gets a
- * virtual thread of its own to start it.
+ * empty, then parks. The loop puts each start in a ring of {@value #RING} that it alone fills and the
+ * launcher alone empties, so that a turn costs no allocation; a start that finds the ring full gets a
+ * virtual thread of its own to start it. The ring's ends are volatile: a flush that finds the launcher
+ * about to take its last offer (and so does not offer again) must know that the launcher then sees
+ * every start added before.
  *
  * <p>An HTTP/1.1 connection's handlers run on a thread the connection keeps while it is busy: for it,
  * a "start" is a wake-up, and the woken thread waits in the carrier's local queue, which the scheduler
@@ -45,9 +48,9 @@ public final class HandOffs {
     /** What each start runs on, and the task it starts: pairs, so that a start allocates nothing here. */
     private final Starter[] starters = new Starter[RING];
     private final Runnable[] tasks = new Runnable[RING];
-    /** The next slot the launcher reads: written by the launcher (release), read by the loop (acquire). */
+    /** The next slot the launcher reads: written by the launcher, read by the loop to know the ring full. */
     private final AtomicLong head = new AtomicLong();
-    /** The next slot the loop writes: written by the loop (release), read by the launcher (acquire). */
+    /** The next slot the loop writes: written by the loop, read by the launcher. */
     private final AtomicLong tail = new AtomicLong();
     /** The tail at the last flush: whether this turn added anything. */
     private long flushed;
@@ -115,7 +118,7 @@ public final class HandOffs {
         int i = (int) (t & (RING - 1));
         starters[i] = starter;
         tasks[i] = task;
-        tail.setRelease(t + 1);
+        tail.set(t + 1);
     }
 
     void flush() {
@@ -136,7 +139,7 @@ public final class HandOffs {
     private void launch() {
         long h = head.getPlain();
         for (;;) {
-            long t = tail.getAcquire();
+            long t = tail.get();
             if (h == t) {
                 return;
             }

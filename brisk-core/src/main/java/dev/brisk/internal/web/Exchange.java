@@ -69,7 +69,7 @@ public final class Exchange extends ResponseState {
     private RareRequestState rare; // what few requests need, made on first use: a smaller exchange for the rest
 
     // what routing decided
-    private String[] rawParams = NO_PARAMS; // shared: never written to
+    private String[] rawParams = NO_PARAMS; // an exact route's (never written to) or paramSlots
     /** Where the router writes a parameterized path's values: kept from one request to the next. */
     private String[] paramSlots = NO_PARAMS;
     private CompiledRoute route;

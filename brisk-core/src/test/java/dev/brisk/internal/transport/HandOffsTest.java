@@ -138,4 +138,29 @@ class HandOffsTest {
         recording.shutdownNow();
         assertThat(fromVirtual).containsExactly(true, true, true, true);
     }
+
+    /**
+     * Many short turns, the launcher busy or parked or about to take the last offer as each ends: every
+     * start is made, none twice, and no start waits for a later turn (the last turns add nothing more).
+     */
+    @Test
+    void manyTurnsLoseNoStart() throws Exception {
+        int turns = 20_000;
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        CountDownLatch all = new CountDownLatch(turns * 2);
+        onLoop(() -> {
+            LoopThread me = (LoopThread) Thread.currentThread();
+            for (int i = 0; i < turns; i++) {
+                for (int k = 0; k < 2; k++) {
+                    executor.execute(() -> {
+                        started.incrementAndGet();
+                        all.countDown();
+                    });
+                }
+                me.endTurn();
+            }
+        });
+        assertThat(all.await(20, TimeUnit.SECONDS)).as("every start made").isTrue();
+        assertThat(started.get()).isEqualTo(turns * 2);
+    }
 }
