@@ -1,42 +1,42 @@
 package dev.brisk.internal.transport;
 
+import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The virtual threads a loop asks for during one turn, started together when the turn ends.
+ * The virtual threads a loop starts or wakes during one turn, started and woken together as the turn ends.
  *
  * <p>Why: a loop thread that starts a virtual thread wakes a carrier thread of the scheduler, and on a
  * busy core the woken carrier runs at once, takes the one handler, finds nothing more and parks again:
- * two context switches per request. Started at the end of the turn from one virtual thread instead, the
- * turn's starts are made from the scheduler's own thread, where they wake nobody, and the carrier runs
- * the whole turn's handlers in one go.
+ * two context switches per request. Made together as the turn ends, the turn's first start or wake-up
+ * wakes the carrier and it finds the rest waiting: it runs the turn's handlers in one go.
  *
- * <p>Every turn's tasks go through such a virtual thread, even a turn with one (but see the kept
- * connection threads below). A carrier files the starts it makes in a submission queue of its own, apart
- * from the loop's, and the scheduler drains one queue before it looks at the next: handlers started by
- * the loop directly would keep overtaking the turns' handlers while the loop keeps it busy, and under
- * CPU-bound handlers some requests would wait many times their share (measured: {@code /cpu} at 50
- * connections, p99 450–600 ms instead of 45). Through one queue, they start in the order their requests
- * were read.
- *
- * <p>That virtual thread is the loop's own launcher, kept like a connection's thread
- * ({@link ConnectionThread}): woken at the end of a turn, it starts what the ring holds until it finds it
- * empty, then parks. The loop puts each start in a ring of {@value #RING} that it alone fills and the
- * launcher alone empties, so that a turn costs no allocation; a start that finds the ring full gets a
- * virtual thread of its own to start it. The ring's ends are volatile: a flush that finds the launcher
- * about to take its last offer (and so does not offer again) must know that the launcher then sees
- * every start added before.
- *
- * <p>An HTTP/1.1 connection's handlers run on a thread the connection keeps while it is busy: for it,
- * a "start" is a wake-up, and the woken thread waits in the carrier's local queue, which the scheduler
- * empties before any other. A connection without a thread yet gets one started by the loop itself, at
- * once ({@link ConnectionThread.Launch#startHere}): started by the launcher it would wait in the
- * carrier's own submission queue behind every woken thread, and under CPU-bound handlers such first
- * requests waited for seconds (p99 1.3 s); started by the loop it waits in the loop's queue, in turn with
- * the launcher.
+ * <p>Order: the scheduler empties a carrier's local queue (where a thread woken by a carrier goes)
+ * before it looks at the submission queues, and empties one submission queue before it looks at the
+ * next: handlers sent its way by two routes that land in different queues overtake one another, and
+ * under CPU-bound handlers some requests waited many times their share (measured: {@code /cpu} at 50
+ * connections, p99 450–600 ms instead of 45 when the loop started some and a virtual thread the others;
+ * 1.3 s for first requests of connections started by a carrier while other connections' threads were
+ * woken by it; an HTTP/2 client's {@code /cpu} requests beside 50 HTTP/1.1 connections got no answer in 5
+ * s when its streams' handlers were started by a carrier). So everything reaches the scheduler through
+ * the loop's own submission queue, in the order the loop read the requests:
+ * <ul>
+ *   <li>An HTTP/1.1 connection's handlers run on the thread the connection keeps while it is busy
+ *   ({@link ConnectionThread}): for it a "start" is a wake-up, made by the loop's launcher, a virtual
+ *   thread kept the same way, which the loop wakes as the turn ends (into the loop's queue) and which
+ *   wakes the turn's threads (into the carrier's local queue, emptied right after it). The loop puts each
+ *   wake-up in a ring of {@value #RING} that it alone fills and the launcher alone empties, so a turn
+ *   costs no allocation; one that finds the ring full gets a virtual thread of its own to make it. The
+ *   ring's ends are volatile: a flush that finds the launcher about to take its last offer (and so does
+ *   not offer again) must know that the launcher then sees every wake-up added before.
+ *   <li>A connection without a thread yet gets one started by the loop itself, at once
+ *   ({@link ConnectionThread.Launch#startHere}), and the turn's other tasks, those without a kept thread
+ *   (an HTTP/2 stream's handler, a WebSocket message's), are started by the loop as the turn ends: both
+ *   into the loop's queue.
+ * </ul>
  *
  * <p>Threads: {@link #add} and {@link #flush} on the owning loop's thread only; {@link #executor}'s
  * {@code execute} from any thread; the launcher reads the ring.
@@ -52,6 +52,13 @@ public final class HandOffs {
     private final AtomicLong head = new AtomicLong();
     /** The next slot the loop writes: written by the loop, read by the launcher. */
     private final AtomicLong tail = new AtomicLong();
+    /**
+     * Tasks without a kept thread (an HTTP/2 stream's handler, a WebSocket message's): started by the
+     * loop itself as the turn ends, into the loop's queue like the launcher's wake-up (see above).
+     */
+    private Starter[] plainStarters = new Starter[16];
+    private Runnable[] plainTasks = new Runnable[16];
+    private int plainCount;
     /** The tail at the last flush: whether this turn added anything. */
     private long flushed;
     /**
@@ -110,6 +117,15 @@ public final class HandOffs {
     }
 
     void add(Starter starter, Runnable task) {
+        if (!(task instanceof ConnectionThread.Launch)) {
+            if (plainCount == plainTasks.length) {
+                plainStarters = Arrays.copyOf(plainStarters, plainCount * 2);
+                plainTasks = Arrays.copyOf(plainTasks, plainCount * 2);
+            }
+            plainStarters[plainCount] = starter;
+            plainTasks[plainCount++] = task;
+            return;
+        }
         long t = tail.getPlain();
         if (t - head.getAcquire() == RING) {
             Thread.ofVirtual().start(() -> start(starter, task)); // the ring is full: rare, and costs a thread
@@ -122,6 +138,17 @@ public final class HandOffs {
     }
 
     void flush() {
+        int n = plainCount;
+        if (n > 0) {
+            plainCount = 0;
+            for (int i = 0; i < n; i++) {
+                Starter s = plainStarters[i];
+                Runnable task = plainTasks[i];
+                plainStarters[i] = null;
+                plainTasks[i] = null;
+                start(s, task);
+            }
+        }
         long t = tail.getPlain();
         if (t == flushed) {
             return;
