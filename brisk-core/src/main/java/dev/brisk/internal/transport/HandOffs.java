@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the loop's own submission queue, in the order the loop read the requests:
  * <ul>
  *   <li>An HTTP/1.1 connection's handlers run on the thread the connection keeps while it is busy
- *   ({@link ConnectionThread}): for it a "start" is a wake-up, made by the loop's launcher, a virtual
+ *   ({@link ConnectionThread}), an HTTP/2 stream's on one of the loop's {@link SpareThreads}: for
+ *   either a "start" is a wake-up, made by the loop's launcher, a virtual
  *   thread kept the same way, which the loop wakes as the turn ends (into the loop's queue) and which
  *   wakes the turn's threads (into the carrier's local queue, emptied right after it). The loop puts each
  *   wake-up in a ring of {@value #RING} that it alone fills and the launcher alone empties, so a turn
@@ -33,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   ring's ends are volatile: a flush that finds the launcher about to take its last offer (and so does
  *   not offer again) must know that the launcher then sees every wake-up added before.
  *   <li>A connection without a thread yet gets one started by the loop itself, at once
- *   ({@link ConnectionThread.Launch#startHere}), and the turn's other tasks, those without a kept thread
- *   (an HTTP/2 stream's handler, a WebSocket message's), are started by the loop as the turn ends: both
- *   into the loop's queue.
+ *   ({@link ConnectionThread.Launch#startHere}) (so does a new spare), and the turn's other tasks, those
+ *   without a kept thread (a WebSocket message's handler, a streamed body's pump), are started by the
+ *   loop as the turn ends: both into the loop's queue.
  * </ul>
  *
  * <p>Threads: {@link #add} and {@link #flush} on the owning loop's thread only; {@link #executor}'s
@@ -53,7 +54,7 @@ public final class HandOffs {
     /** The next slot the loop writes: written by the loop, read by the launcher. */
     private final AtomicLong tail = new AtomicLong();
     /**
-     * Tasks without a kept thread (an HTTP/2 stream's handler, a WebSocket message's): started by the
+     * Tasks without a kept thread (a WebSocket message's handler, a streamed body's pump): started by the
      * loop itself as the turn ends, into the loop's queue like the launcher's wake-up (see above).
      */
     private Starter[] plainStarters = new Starter[16];
@@ -68,6 +69,8 @@ public final class HandOffs {
     private static final Executor UNTRACKED = task -> Thread.ofVirtual().name("brisk-launcher").start(task);
     private final ConnectionThread launcher = new ConnectionThread();
     private final Runnable launch = this::launch;
+    /** Kept threads for handlers without a connection thread: woken by the launcher like the rest. */
+    final SpareThreads spares = new SpareThreads();
 
     /**
      * An executor that runs each task on a virtual thread of {@code virtualThreads}: started at the end of
@@ -106,6 +109,16 @@ public final class HandOffs {
                 untracked(task);
             }
         }
+    }
+
+    /**
+     * {@code task} made to run on one of the calling loop's {@link SpareThreads} when given to
+     * {@link #executor}'s {@code execute}; unchanged when not called on a loop thread. For a handler
+     * that has no connection thread (an HTTP/2 stream's): what it finds of its thread's past and
+     * interrupts follows {@link ConnectionThread}'s rules.
+     */
+    public static Runnable onSpareThread(Runnable task) {
+        return Thread.currentThread() instanceof LoopThread loop ? loop.handOffs.spares.offer(task) : task;
     }
 
     /**
@@ -160,6 +173,7 @@ public final class HandOffs {
     /** The loop has ended: its launcher ends once it has started what it was given. Loop thread. */
     void close() {
         launcher.retire();
+        spares.close();
     }
 
     /** The launcher's task: starts everything in the ring, in order, until it finds the ring empty. */

@@ -194,6 +194,7 @@ public final class IoLoop implements Runnable {
                             w.protocol.onTimer(now);
                         }
                     }
+                    thread.scanned();
                 }
                 thread.endTurn(); // the handlers this turn dispatched start now, together
             }

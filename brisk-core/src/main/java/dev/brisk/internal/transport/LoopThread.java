@@ -21,6 +21,11 @@ public final class LoopThread extends Thread {
         }
     }
 
+    /** The loop's periodic scan (every 100 ms): its spare threads unused since the last one end. */
+    public void scanned() {
+        handOffs.spares.trim();
+    }
+
     /** Starts the virtual threads asked for this turn. This loop's thread, at the end of each turn. */
     public void endTurn() {
         handOffs.flush();

@@ -2,6 +2,7 @@ package dev.brisk.internal.web;
 
 import dev.brisk.Dispatch;
 import dev.brisk.internal.transport.ConnectionThread;
+import dev.brisk.internal.transport.HandOffs;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -33,8 +34,8 @@ final class Dispatcher {
         }
         switch (dispatch) {
             case EVENT_LOOP -> runner.run(ex);
-            case VIRTUAL_THREADS -> execute(virtualThreads, ex, ex.owner().connectionThread());
-            case WORKER_POOL -> execute(workers, ex, null);
+            case VIRTUAL_THREADS -> execute(virtualThreads, ex, ex.owner().connectionThread(), true);
+            case WORKER_POOL -> execute(workers, ex, null, false);
         }
     }
 
@@ -43,15 +44,23 @@ final class Dispatcher {
         runner.run(ex);
     }
 
-    /** Runs {@code ex}'s chain on {@code executor}, on the connection's own thread when it keeps one. */
-    private void execute(Executor executor, Exchange ex, ConnectionThread thread) {
+    /**
+     * Runs {@code ex}'s chain on {@code executor}: on the connection's own thread when it keeps one, else
+     * on one of the loop's spare threads when {@code spare} (virtual threads).
+     */
+    private void execute(Executor executor, Exchange ex, ConnectionThread thread, boolean spare) {
         try {
             Runnable task = ex.dispatchTask;
             if (task == null) {
                 task = () -> runner.run(ex); // once per exchange, and a connection reuses its exchange
                 ex.dispatchTask = task;
             }
-            executor.execute(thread == null ? task : thread.offer(task, ex.owner().closesAfterResponse()));
+            if (thread != null) {
+                task = thread.offer(task, ex.owner().closesAfterResponse());
+            } else if (spare) {
+                task = HandOffs.onSpareThread(task);
+            }
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
             ErrorBodies.answer(ex, 503, "Service Unavailable");

@@ -580,6 +580,7 @@ final class UringLoop implements Runnable {
                 if (now - nextScan >= 0) {
                     nextScan = now + SCAN_NANOS;
                     scan(now);
+                    thread.scanned();
                 }
                 thread.endTurn(); // the handlers this turn dispatched start now, together
             }
