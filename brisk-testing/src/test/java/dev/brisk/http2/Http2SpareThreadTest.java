@@ -80,6 +80,9 @@ class Http2SpareThreadTest {
         try (H2Conn c = start(engine)) {
             for (int i = 0; i < 20; i++) {
                 assertThat(get(c, 1 + 2 * i, "/who?k=" + i)).isEqualTo(200);
+                // the answer leaves before its spare is back on the idle stack: wait until it has parked
+                Thread ran = threads.get(String.valueOf(i));
+                assertThat(within(5_000, () -> ran.getState() == Thread.State.WAITING)).isTrue();
             }
         }
         assertThat(threads).hasSize(20);
@@ -96,6 +99,8 @@ class Http2SpareThreadTest {
             assertThat(within(5_000, () -> threads.containsKey("w"))).isTrue();
             for (int i = 0; i < 5; i++) {
                 assertThat(get(c, 3 + 2 * i, "/who?k=" + i)).isEqualTo(200);
+                Thread ran = threads.get(String.valueOf(i));
+                assertThat(within(5_000, () -> ran.getState() == Thread.State.WAITING)).isTrue();
             }
             release.countDown();
             assertThat(c.statuses(1).get(1)).isEqualTo(200);

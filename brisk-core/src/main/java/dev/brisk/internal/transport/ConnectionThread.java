@@ -112,6 +112,13 @@ public final class ConnectionThread implements Runnable {
             return true;
         }
 
+        /** Runs the offered task on the connection's thread, started untracked if it has none (a stopped server). */
+        void runUntracked() {
+            Runnable next = owner.offered;
+            owner.offered = null;
+            owner.run(next, HandOffs::untracked, owner.offeredLast);
+        }
+
         /** Run by an executor that knows nothing of connection threads: the task runs right here. */
         @Override
         public void run() {
@@ -216,7 +223,7 @@ public final class ConnectionThread implements Runnable {
      * would report it; the thread then goes on with the connection's next request, so a handler that
      * throws from the report too must not end it in RUNNING, where nobody would take the next task.
      */
-    private static void report(Throwable e) {
+    static void report(Throwable e) {
         Thread me = Thread.currentThread();
         try {
             me.getUncaughtExceptionHandler().uncaughtException(me, e);

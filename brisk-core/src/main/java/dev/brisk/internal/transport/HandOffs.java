@@ -70,7 +70,11 @@ public final class HandOffs {
     private final ConnectionThread launcher = new ConnectionThread();
     private final Runnable launch = this::launch;
     /** Kept threads for handlers without a connection thread: woken by the launcher like the rest. */
-    final SpareThreads spares = new SpareThreads();
+    final SpareThreads spares;
+
+    HandOffs(Executor loop) {
+        spares = new SpareThreads(loop);
+    }
 
     /**
      * An executor that runs each task on a virtual thread of {@code virtualThreads}: started at the end of
@@ -112,13 +116,24 @@ public final class HandOffs {
     }
 
     /**
-     * {@code task} made to run on one of the calling loop's {@link SpareThreads} when given to
-     * {@link #executor}'s {@code execute}; unchanged when not called on a loop thread. For a handler
-     * that has no connection thread (an HTTP/2 stream's): what it finds of its thread's past and
-     * interrupts follows {@link ConnectionThread}'s rules.
+     * Runs {@code task}, a handler that has no connection thread (an HTTP/2 stream's), on one of the
+     * calling loop's {@link SpareThreads}, waking one through {@code executor} (made by
+     * {@link #executor}) when none is awake to take it; true. False, doing nothing, when not called on a
+     * loop thread. Once queued it runs: a server that has stopped gets it run untracked.
      */
-    public static Runnable onSpareThread(Runnable task) {
-        return Thread.currentThread() instanceof LoopThread loop ? loop.handOffs.spares.offer(task) : task;
+    public static boolean onSpareThread(Runnable task, Executor executor) {
+        if (!(Thread.currentThread() instanceof LoopThread loop)) {
+            return false;
+        }
+        Runnable wake = loop.handOffs.spares.offer(task, executor);
+        if (wake != null) {
+            try {
+                executor.execute(wake);
+            } catch (RejectedExecutionException e) {
+                ((ConnectionThread.Launch) wake).runUntracked();
+            }
+        }
+        return true;
     }
 
     /**

@@ -60,7 +60,7 @@ public final class IoLoop implements Runnable {
         this.accessLogSampler = host.accessLogSampler(false);
         this.responseRate = host.responseRate();
         this.selector = Selector.open();
-        this.thread = new LoopThread(this, "brisk-io-" + index);
+        this.thread = new LoopThread(this, "brisk-io-" + index, this::execute);
     }
 
     public void start() {

@@ -1,14 +1,18 @@
 package dev.brisk.internal.transport;
 
+import java.util.concurrent.Executor;
+
 /**
  * The thread of a selector or io_uring loop: it carries the loop's {@link HandOffs}, so that work the
  * loop hands to virtual threads during a turn can find them without a thread-local lookup.
  */
 public final class LoopThread extends Thread {
-    final HandOffs handOffs = new HandOffs();
+    final HandOffs handOffs;
 
-    public LoopThread(Runnable loop, String name) {
+    /** {@code tasks}: hands a task to this loop, from any thread (its spare threads ask it for starts). */
+    public LoopThread(Runnable loop, String name, Executor tasks) {
         super(loop, name);
+        handOffs = new HandOffs(tasks);
     }
 
     /** The loop, then its launcher's end (the loop's last turn has ended). */

@@ -1,46 +1,77 @@
 package dev.brisk.internal.transport;
 
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Executor;
 
 /**
  * A loop's kept virtual threads for handlers that have no connection thread of their own (an HTTP/2
- * stream's): a handler runs on a parked spare, woken like an HTTP/1.1 connection's thread, instead of on
- * a thread started for it. Why: starting and ending a virtual thread per stream cost about 1.3x the CPU
- * of a wake-up at 100 streams per connection (h2c hello), and a wake-up reaches the scheduler the same
- * way as every HTTP/1.1 connection's (the loop's launcher, {@link HandOffs}), so neither kind can starve
- * the other.
+ * stream's). The loop queues such a handler; a spare takes handlers from the queue one after another
+ * and parks when it finds it empty. A spare that takes a handler while others wait and no other spare
+ * is awake to take them wakes one before it runs its own, so a handler that blocks never holds back the
+ * ones behind it. Why: a thread started per stream, or a spare woken per stream, costs a start or a
+ * park and an unpark each; with many streams in one turn, one or two wake-ups serve them all.
  *
  * <pre>
- *   made (none free) ──offer──▶ busy ──its task ends──▶ free (parked, on the stack) ──offer──▶ busy
- *                                                        │
- *                       unused for a whole scan period ──┴──▶ retired (its thread ends)
+ *   made ──woken──▶ searching ──takes a handler──▶ running it ──done──▶ searching ─┐
+ *    ▲                 │                            (wakes another first when        │
+ *    │                 │ the queue is empty          handlers wait and none is       │
+ *    │                 ▼                             searching)                      │
+ *    └─ unused for a scan period: retired ◀── parked (on the idle stack) ◀──────────┘ empty
  * </pre>
  *
- * <p>A spare goes back on the free stack as its task ends, still on its thread; the loop may offer it the
- * next task before it parks, which {@link ConnectionThread} allows. A handler may therefore find a
- * previous stream's {@code ThreadLocal}s, as on any pool. How many: as many as the loop's streams ran at
- * once, each the thread such a stream had before; those unused between two scans (100 ms) are retired,
- * so an idle loop keeps none.
+ * <p>Wake-ups reach the scheduler as every other of the loop's do (see {@link HandOffs}): the loop's
+ * go through its launcher; a spare wakes a parked spare itself (into its carrier's local queue, where
+ * the launcher's wake-ups go too); a spare that must be started (none parked, or one whose thread ended)
+ * is started by the loop, because a thread started by a carrier waits behind every woken one and would
+ * hold the queue up meanwhile. A spare that has run handlers for {@value #SLICE_NANOS} ns yields
+ * between two of them, so a burst of CPU-bound streams does not keep other connections' handlers
+ * waiting on its carrier.
  *
- * <p>Threads: {@link #offer}, {@link #trim} and {@link #close} on the owning loop's thread only; a spare's
- * return to the stack from its own thread. The stack is pushed by many threads and popped by the loop
- * alone, so a pop cannot meet a node removed and pushed again meanwhile (no ABA).
+ * <p>A handler may find a previous stream's {@code ThreadLocal}s, as on any pool; an interrupt it leaves
+ * set is cleared before the next. How many spares: as many as were woken at once, each the thread such
+ * a stream had before; those unused between two scans (100 ms) are retired, so an idle loop keeps none.
+ *
+ * <p>Threads: {@link #offer}, {@link #trim} and {@link #close} on the owning loop's thread only; a spare
+ * takes handlers on its own. The queue, the idle stack and the count of searching spares are guarded
+ * by one lock, held for a few field updates and never across a handler.
  */
 final class SpareThreads {
-    /** Free spares, newest first. */
-    private final AtomicReference<Spare> free = new AtomicReference<>();
-    /** Set once the loop has ended: a spare whose task ends after that retires instead of waiting. */
-    private volatile boolean closed;
+    /** A handler that took longer than this (blocked, or worked) makes its queue's handlers slow. */
+    static final long SLOW_NANOS = 50_000L;
+    /** How long a spare runs handlers back to back before it lets other threads have its carrier. */
+    static final long SLICE_NANOS = 1_000_000L;
 
-    /** One kept thread and the task it is given. */
+    private final Object lock = new Object();
+    /** Hands a task to the owning loop, from any thread. */
+    private final Executor loop;
+    /** Handlers waiting, first in first out: a ring of {@code pending.length} slots. */
+    private Runnable[] pending = new Runnable[64];
+    private int first;
+    private int waiting;
+    /** Parked spares, newest first. */
+    private Spare idle;
+    /** Spares woken (or being started) that have not yet taken a handler. */
+    private int searching;
+    /**
+     * Whether the last handler run was slow: then each waiting handler gets a spare of its own, as a
+     * thread per stream would, instead of waiting for one that runs them one after another.
+     */
+    private boolean slow;
+    /** Set once the loop has ended: a spare that finds the queue empty then ends instead of parking. */
+    private boolean closed;
+    /** The executor the loop's handlers were given to ({@link HandOffs#executor}): the loop's only. */
+    private Executor starter;
+
+    SpareThreads(Executor loop) {
+        this.loop = loop;
+    }
+
+    /** One kept thread, taking handlers from the queue each time it is woken. */
     private static final class Spare implements Runnable {
         private final SpareThreads owner;
         private final ConnectionThread thread = new ConnectionThread();
-        /** The task offered: written by the loop before the offer, read by the thread after it. */
-        private Runnable task;
-        /** The next free spare while this one is on the stack. */
+        /** The next parked spare while this one is on the idle stack. */
         private Spare next;
-        /** Whether offered since the last scan: the loop's only. */
+        /** Whether woken since the last scan: guarded by the lock. */
         private boolean used;
 
         Spare(SpareThreads owner) {
@@ -49,97 +80,205 @@ final class SpareThreads {
 
         @Override
         public void run() {
-            Runnable t = task;
-            task = null;
-            try {
-                t.run();
-            } finally {
-                owner.release(this); // free again once the handler has returned, not before
+            Runnable task = owner.take(this, false, false);
+            long began = System.nanoTime();
+            long sliceStart = began;
+            while (task != null) {
+                try {
+                    task.run();
+                } catch (Throwable e) {
+                    ConnectionThread.report(e);
+                }
+                Thread.interrupted(); // a handler's interrupt is not the next one's
+                long now = System.nanoTime();
+                task = owner.take(this, true, now - began > SLOW_NANOS || now - sliceStart > SLICE_NANOS);
+                began = now;
             }
         }
     }
 
     /**
-     * {@code task} as a task for the loop's executor of virtual threads ({@link HandOffs#executor}) that
-     * runs it on a free spare, or on a new one when none is free. Allocates nothing when one is free.
+     * Queues {@code task}, to run on a spare, and gives what {@code starter} (the loop's executor of
+     * virtual threads, {@link HandOffs#executor}) must be given for it: a spare to wake, or null when a
+     * spare already awake will take it. Allocates nothing while a spare is parked and the queue has room.
      */
-    Runnable offer(Runnable task) {
-        Spare s = pop();
-        if (s == null) {
-            s = new Spare(this);
+    Runnable offer(Runnable task, Executor starter) {
+        this.starter = starter;
+        Spare wake;
+        synchronized (lock) {
+            add(task);
+            if (searching > 0 && !(slow && searching < waiting)) {
+                return null;
+            }
+            searching++;
+            wake = popIdle();
         }
-        s.used = true;
-        s.task = task;
-        return s.thread.offer(s, false);
+        if (wake == null) {
+            wake = new Spare(this);
+            wake.used = true; // not yet seen by a scan; written before the thread exists
+        }
+        return wake.thread.offer(wake, false);
     }
 
-    /** The loop's scan: retires every free spare not offered since the previous scan. */
+    /**
+     * The next handler for {@code s}, or null when there is none: it then waits on the idle stack (or,
+     * the loop having ended, is retired). {@code after}: {@code s} has just run one, slow or not
+     * ({@code lastSlow}). Its own thread.
+     */
+    private Runnable take(Spare s, boolean after, boolean lastSlow) {
+        Spare wake = null;
+        boolean wakeNew = false;
+        Runnable task;
+        synchronized (lock) {
+            if (after) {
+                slow = lastSlow;
+            }
+            // after a slow one this spare parks, and the next handler waits for its turn on the carrier
+            // behind the other threads, on a spare woken for it: a yield would queue this one behind
+            // them in a queue visited after theirs
+            task = lastSlow ? null : poll();
+            if (task == null) {
+                if (!after) {
+                    searching--;
+                }
+                if (waiting > 0 && searching < waiting) {
+                    searching++;
+                    wake = popIdle(); // another: this one is about to park
+                    wakeNew = wake == null;
+                }
+                if (closed) {
+                    s.thread.retire();
+                } else {
+                    s.next = idle;
+                    idle = s;
+                }
+            } else {
+                if (!after) {
+                    searching--;
+                }
+                if (waiting > 0 && (searching == 0 || slow && searching < waiting)) {
+                    searching++;
+                    wake = popIdle();
+                    wakeNew = wake == null;
+                }
+            }
+        }
+        if (wakeNew) {
+            loop.execute(this::startNew);
+        } else if (wake != null) {
+            // parked: an unpark from this carrier; a thread that ended (interrupted) is started by the loop
+            wake.thread.run(wake, t -> loop.execute(() -> start(t)), false);
+        }
+        return task;
+    }
+
+    /** A new spare, made and started by the loop (a spare asked for it). The loop's thread. */
+    private void startNew() {
+        Spare s = new Spare(this);
+        synchronized (lock) {
+            s.used = true;
+        }
+        s.thread.run(s, this::start, false);
+    }
+
+    /** Starts a spare's thread from the loop's thread, into the loop's queue (see the class comment). */
+    private void start(Runnable thread) {
+        Executor s = starter;
+        if (s == null) {
+            HandOffs.untracked(thread);
+        } else {
+            try {
+                s.execute(thread); // a plain task: the loop starts it as its turn ends
+            } catch (RuntimeException e) {
+                HandOffs.untracked(thread); // the server stops: queued handlers still get answered
+            }
+        }
+    }
+
+    /** The loop's scan: retires every parked spare not woken since the previous scan. */
     void trim() {
-        Spare s = free.getAndSet(null);
+        Spare retired = null;
+        synchronized (lock) {
+            Spare kept = null;
+            Spare s = idle;
+            while (s != null) {
+                Spare next = s.next;
+                if (s.used) {
+                    s.used = false;
+                    s.next = kept;
+                    kept = s;
+                } else {
+                    s.next = retired;
+                    retired = s;
+                }
+                s = next;
+            }
+            idle = kept;
+        }
+        retireAll(retired);
+    }
+
+    /** The loop has ended: every parked spare ends now, and a busy one once the queue is empty. */
+    void close() {
+        Spare s;
+        synchronized (lock) {
+            closed = true;
+            s = idle;
+            idle = null;
+        }
+        retireAll(s);
+    }
+
+    /** Parked spares now; for tests. */
+    int parked() {
+        synchronized (lock) {
+            int n = 0;
+            for (Spare s = idle; s != null; s = s.next) {
+                n++;
+            }
+            return n;
+        }
+    }
+
+    private static void retireAll(Spare s) {
         while (s != null) {
             Spare next = s.next;
             s.next = null;
-            if (s.used) {
-                s.used = false;
-                push(s);
-            } else {
-                s.thread.retire();
-            }
+            s.thread.retire();
             s = next;
         }
     }
 
-    /** The loop has ended: every free spare ends now, and a busy one as its task ends. */
-    void close() {
-        closed = true;
-        retireFree();
-    }
-
-    private void retireFree() {
-        Spare s = free.getAndSet(null); // not a pop: safe beside another thread's retireFree
-        while (s != null) {
-            s.thread.retire();
-            s = s.next;
+    private Spare popIdle() {
+        Spare s = idle;
+        if (s != null) {
+            idle = s.next;
+            s.next = null;
+            s.used = true;
         }
+        return s;
     }
 
-    /** A spare's task has ended: on its own thread. */
-    private void release(Spare s) {
-        push(s);
-        if (closed) {
-            retireFree(); // pushed after close() took the stack: nobody else would end it
-        }
-    }
-
-    /** Free spares now; for tests. */
-    int free() {
-        int n = 0;
-        for (Spare s = free.get(); s != null; s = s.next) {
-            n++;
-        }
-        return n;
-    }
-
-    private Spare pop() {
-        for (;;) {
-            Spare top = free.get();
-            if (top == null) {
-                return null;
+    private void add(Runnable task) {
+        if (waiting == pending.length) {
+            Runnable[] grown = new Runnable[waiting * 2];
+            for (int i = 0; i < waiting; i++) {
+                grown[i] = pending[(first + i) & (pending.length - 1)];
             }
-            if (free.compareAndSet(top, top.next)) {
-                top.next = null;
-                return top;
-            }
+            pending = grown;
+            first = 0;
         }
+        pending[(first + waiting++) & (pending.length - 1)] = task;
     }
 
-    private void push(Spare s) {
-        for (;;) {
-            Spare top = free.get();
-            s.next = top;
-            if (free.compareAndSet(top, s)) {
-                return;
-            }
+    private Runnable poll() {
+        if (waiting == 0) {
+            return null;
         }
+        Runnable t = pending[first];
+        pending[first] = null;
+        first = (first + 1) & (pending.length - 1);
+        waiting--;
+        return t;
     }
 }

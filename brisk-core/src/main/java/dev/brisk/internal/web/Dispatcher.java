@@ -57,8 +57,8 @@ final class Dispatcher {
             }
             if (thread != null) {
                 task = thread.offer(task, ex.owner().closesAfterResponse());
-            } else if (spare) {
-                task = HandOffs.onSpareThread(task);
+            } else if (spare && HandOffs.onSpareThread(task, executor)) {
+                return;
             }
             executor.execute(task);
         } catch (RejectedExecutionException e) {

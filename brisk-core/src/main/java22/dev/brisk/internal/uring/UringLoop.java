@@ -148,7 +148,7 @@ final class UringLoop implements Runnable {
         this.counters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(false);
         this.responseRate = host.responseRate();
-        this.thread = new LoopThread(this, "brisk-uring-" + index);
+        this.thread = new LoopThread(this, "brisk-uring-" + index, this::execute);
     }
 
     void start() {

@@ -35,7 +35,9 @@ class HandOffsTest {
                 failed.set(t);
             }
             ((LoopThread) Thread.currentThread()).endTurn();
-        }, "test-loop");
+        }, "test-loop", task -> {
+            throw new AssertionError("no task is handed to this loop");
+        });
         loop.start();
         loop.join(10_000);
         assertThat(loop.isAlive()).isFalse();

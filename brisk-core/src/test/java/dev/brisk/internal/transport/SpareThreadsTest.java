@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -16,23 +18,57 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A loop's spare threads: a task offered when a spare is free runs on it (no new thread), tasks at once
- * get spares of their own, the scan ends those unused for a whole period, and a loop's end ends them
- * all, including one still busy then. This test's thread plays the loop.
+ * A loop's spare threads: handlers offered one after another run on one spare; many offered in one turn
+ * are run by a few spares, not a thread each; a handler that blocks holds none of the others back; an
+ * interrupt a handler leaves is not the next one's; the scan ends spares unused for a whole period, and
+ * the loop's end ends them all, including one still busy then. A single-thread executor plays the loop.
  */
 class SpareThreadsTest {
     private final ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
-    private final SpareThreads spares = new SpareThreads();
+    private final ExecutorService loop = Executors.newSingleThreadExecutor();
+    private final SpareThreads spares = new SpareThreads(loop);
+    /** What the loop's executor of virtual threads does with what it is given, at once. */
+    private final Executor starter = task -> {
+        if (task instanceof ConnectionThread.Launch launch) {
+            launch.runOn(virtualThreads, false);
+        } else {
+            virtualThreads.execute(task);
+        }
+    };
 
     @AfterEach
-    void stop() {
-        spares.close();
+    void stop() throws Exception {
+        onLoop(() -> {
+            spares.close();
+            return null;
+        });
+        loop.shutdownNow();
         virtualThreads.shutdownNow();
     }
 
-    /** What the launcher does with an offer. */
-    private void run(Runnable offered) {
-        ((ConnectionThread.Launch) offered).runOn(virtualThreads, false);
+    private <T> T onLoop(Callable<T> c) throws Exception {
+        return loop.submit(c).get(10, TimeUnit.SECONDS);
+    }
+
+    /** One loop turn: the handlers offered, then the wake-up asked for, if any, made. */
+    private void turn(Runnable... handlers) throws Exception {
+        List<Runnable> wakes = onLoop(() -> {
+            List<Runnable> w = new ArrayList<>();
+            for (Runnable h : handlers) {
+                Runnable wake = spares.offer(h, starter);
+                if (wake != null) {
+                    w.add(wake);
+                }
+            }
+            return w;
+        });
+        for (Runnable w : wakes) {
+            starter.execute(w); // as the launcher does once the turn ends
+        }
+    }
+
+    private int parked() throws Exception {
+        return onLoop(spares::parked);
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {
@@ -43,113 +79,166 @@ class SpareThreadsTest {
         }
     }
 
+    private void awaitParked(int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (parked() != n) {
+            assertThat(System.nanoTime()).as(n + " parked within 10 s").isLessThan(deadline);
+            Thread.sleep(1); // polling a condition, bounded by the deadline
+        }
+    }
+
     @Test
-    void tasksOneAfterAnotherRunOnOneSpare() throws Exception {
+    void handlersOneAfterAnotherRunOnOneSpare() throws Exception {
         Set<Thread> threads = ConcurrentHashMap.newKeySet();
         AtomicInteger ran = new AtomicInteger();
-        for (int i = 0; i < 2_000; i++) {
-            run(spares.offer(() -> {
+        for (int i = 0; i < 1_000; i++) {
+            turn(() -> {
                 threads.add(Thread.currentThread());
                 ran.incrementAndGet();
-            }));
+            });
             int expected = i + 1;
-            await(() -> ran.get() == expected && spares.free() == 1);
+            await(() -> ran.get() == expected);
+            awaitParked(1);
         }
         assertThat(threads).hasSize(1);
         assertThat(threads.iterator().next().isVirtual()).isTrue();
     }
 
+    /** 200 quick handlers in one turn: run by a spare or two, one after another, not a thread each. */
     @Test
-    void tasksAtOnceGetSparesOfTheirOwnAndThenReuseThem() throws Exception {
-        int n = 10;
-        Set<Thread> first = ConcurrentHashMap.newKeySet();
-        CountDownLatch allIn = new CountDownLatch(n);
+    void manyHandlersInOneTurnShareAFewSpares() throws Exception {
+        int n = 200;
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch ran = new CountDownLatch(n);
+        Runnable[] handlers = new Runnable[n];
         for (int i = 0; i < n; i++) {
-            run(spares.offer(() -> {
-                first.add(Thread.currentThread());
-                allIn.countDown();
-                try {
-                    allIn.await(); // each waits for all the others: only possible on n threads
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            handlers[i] = () -> {
+                threads.add(Thread.currentThread());
+                ran.countDown();
+            };
         }
-        assertThat(allIn.await(10, TimeUnit.SECONDS)).isTrue();
-        await(() -> spares.free() == n);
-        assertThat(first).hasSize(n);
+        turn(handlers);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads.size()).isLessThanOrEqualTo(n / 4);
+    }
 
-        Set<Thread> second = ConcurrentHashMap.newKeySet();
-        CountDownLatch again = new CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-            run(spares.offer(() -> {
-                second.add(Thread.currentThread());
-                again.countDown();
-            }));
+    /** The first handler blocks until the last has run: only possible if the others do not wait for it. */
+    @Test
+    void aBlockedHandlerHoldsNoneBack() throws Exception {
+        CountDownLatch lastRan = new CountDownLatch(1);
+        CountDownLatch firstDone = new CountDownLatch(1);
+        AtomicInteger middle = new AtomicInteger();
+        Runnable[] handlers = new Runnable[12];
+        handlers[0] = () -> {
+            try {
+                if (lastRan.await(10, TimeUnit.SECONDS)) {
+                    firstDone.countDown();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        for (int i = 1; i < 11; i++) {
+            handlers[i] = middle::incrementAndGet;
         }
-        assertThat(again.await(10, TimeUnit.SECONDS)).isTrue();
-        await(() -> spares.free() == n);
-        assertThat(second).isSubsetOf(first);
+        handlers[11] = lastRan::countDown;
+        turn(handlers);
+        assertThat(firstDone.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(middle.get()).isEqualTo(10);
+        // and again on the same spares, now parked: one blocks, one offered later still runs
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch later = new CountDownLatch(1);
+        turn(() -> {
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        turn(later::countDown);
+        assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+    }
+
+    @Test
+    void anInterruptLeftByAHandlerIsNotTheNextOnes() throws Exception {
+        AtomicInteger interrupted = new AtomicInteger();
+        CountDownLatch ran = new CountDownLatch(20);
+        Runnable[] handlers = new Runnable[20];
+        for (int i = 0; i < 20; i++) {
+            handlers[i] = () -> {
+                if (Thread.currentThread().isInterrupted()) {
+                    interrupted.incrementAndGet();
+                }
+                Thread.currentThread().interrupt(); // left behind on purpose
+                ran.countDown();
+            };
+        }
+        turn(handlers);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(interrupted.get()).isZero();
     }
 
     @Test
     void theScanEndsSparesUnusedForAWholePeriod() throws Exception {
-        List<Thread> threads = new ArrayList<>();
+        Thread[] seen = new Thread[1];
         CountDownLatch ran = new CountDownLatch(1);
-        run(spares.offer(() -> {
-            synchronized (threads) {
-                threads.add(Thread.currentThread());
-            }
+        turn(() -> {
+            seen[0] = Thread.currentThread();
             ran.countDown();
-        }));
+        });
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        await(() -> spares.free() == 1);
-        Thread t;
-        synchronized (threads) {
-            t = threads.get(0);
-        }
+        awaitParked(1);
+        Thread t = seen[0];
 
-        spares.trim(); // used since the last scan: kept
-        assertThat(spares.free()).isEqualTo(1);
+        onLoop(() -> {
+            spares.trim(); // woken since the last scan: kept
+            return null;
+        });
+        assertThat(parked()).isEqualTo(1);
         assertThat(t.isAlive()).isTrue();
 
-        spares.trim(); // unused for a whole period: ends
-        assertThat(spares.free()).isZero();
+        onLoop(() -> {
+            spares.trim(); // unused for a whole period: ends
+            return null;
+        });
+        assertThat(parked()).isZero();
         t.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(t.isAlive()).isFalse();
 
         CountDownLatch later = new CountDownLatch(1);
-        run(spares.offer(later::countDown)); // a later task gets a new spare
+        turn(later::countDown); // a later handler gets a new spare
         assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
-    void theLoopsEndEndsFreeSparesAndBusyOnesAsTheyFinish() throws Exception {
-        Thread[] threads = new Thread[3];
+    void theLoopsEndEndsParkedSparesAndBusyOnesAsTheyFinish() throws Exception {
+        Thread[] threads = new Thread[2];
         CountDownLatch finish = new CountDownLatch(1);
-        run(spares.offer(() -> threads[0] = Thread.currentThread()));
-        await(() -> spares.free() == 1);
-        run(spares.offer(() -> { // takes the free spare and keeps it busy
-            threads[1] = Thread.currentThread();
+        turn(() -> { // keeps its spare busy
+            threads[0] = Thread.currentThread();
             try {
-                finish.await();
+                finish.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }));
-        await(() -> threads[1] != null);
-        assertThat(threads[1]).isSameAs(threads[0]);
-        run(spares.offer(() -> threads[2] = Thread.currentThread())); // none free: a new spare
-        await(() -> spares.free() == 1);
-        assertThat(threads[2]).isNotSameAs(threads[1]);
+        });
+        await(() -> threads[0] != null);
+        turn(() -> threads[1] = Thread.currentThread()); // none searching: another spare, which then parks
+        awaitParked(1);
+        assertThat(threads[1]).isNotNull().isNotSameAs(threads[0]);
 
-        spares.close();
-        threads[2].join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(threads[2].isAlive()).as("a free spare ends with the loop").isFalse();
-        assertThat(threads[1].isAlive()).isTrue();
-        finish.countDown();
+        onLoop(() -> {
+            spares.close();
+            return null;
+        });
+        assertThat(parked()).isZero();
         threads[1].join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(threads[1].isAlive()).as("a busy spare ends as its task ends").isFalse();
-        assertThat(spares.free()).isZero();
+        assertThat(threads[1].isAlive()).as("a parked spare ends with the loop").isFalse();
+        assertThat(threads[0].isAlive()).isTrue();
+        finish.countDown();
+        threads[0].join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(threads[0].isAlive()).as("a busy spare ends as its handler ends").isFalse();
+        assertThat(parked()).isZero();
     }
 }
