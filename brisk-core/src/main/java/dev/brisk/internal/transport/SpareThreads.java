@@ -11,20 +11,27 @@ import java.util.concurrent.Executor;
  * park and an unpark each; with many streams in one turn, one or two wake-ups serve them all.
  *
  * <pre>
- *   made ──woken──▶ searching ──takes a handler──▶ running it ──done──▶ searching ─┐
- *    ▲                 │                            (wakes another first when        │
- *    │                 │ the queue is empty          handlers wait and none is       │
- *    │                 ▼                             searching)                      │
- *    └─ unused for a scan period: retired ◀── parked (on the idle stack) ◀──────────┘ empty
+ *   made ──woken──▶ searching ──takes a handler──▶ running it ──quick──▶ takes the next ─┐
+ *    ▲                 │          (wakes another first           │                        │
+ *    │                 │           when handlers wait and        │ slow: parks, and wakes │
+ *    │                 │           none is searching)            │ a spare per waiting    │
+ *    │                 ▼ the queue is empty                      ▼ handler                │
+ *    └─ retired ◀── parked (on the idle stack) ◀─────────────────┴────────────────────────┘ empty
+ *      (unused for a scan period, or the loop has ended)
  * </pre>
  *
- * <p>Wake-ups reach the scheduler as every other of the loop's do (see {@link HandOffs}): the loop's
- * go through its launcher; a spare wakes a parked spare itself (into its carrier's local queue, where
- * the launcher's wake-ups go too); a spare that must be started (none parked, or one whose thread ended)
- * is started by the loop, because a thread started by a carrier waits behind every woken one and would
- * hold the queue up meanwhile. A spare that has run handlers for {@value #SLICE_NANOS} ns yields
- * between two of them, so a burst of CPU-bound streams does not keep other connections' handlers
- * waiting on its carrier.
+ * <p>Fairness. Wake-ups reach the scheduler as every other of the loop's do (see {@link HandOffs}): the
+ * loop's go through its launcher; a spare wakes a parked spare itself (into its carrier's local queue,
+ * where the launcher's wake-ups go too); a spare that must be started (none parked, or one whose thread
+ * ended) is started by the loop, because a thread started by a carrier waits behind every woken one and
+ * would hold the queue up meanwhile. Handlers run back to back share one place in the scheduler's
+ * queue, which is right for quick ones and unfair for slow ones: beside 50 HTTP/1.1 connections with
+ * CPU-bound handlers, ten streams served so got a fifth of the answers they got with a thread each. So a
+ * handler that took over {@value #SLOW_NANOS} ns (it worked or blocked), or the last of a run of
+ * {@value #SLICE_NANOS} ns, makes the spare park instead of taking the next, and while handlers are
+ * slow each waiting one gets a spare woken for it, as a thread per stream would. (Not a yield: a
+ * yielding virtual thread waits in a queue the scheduler visits after the woken threads' one, where it
+ * waited for hundreds of milliseconds.)
  *
  * <p>A handler may find a previous stream's {@code ThreadLocal}s, as on any pool; an interrupt it leaves
  * set is cleared before the next. How many spares: as many as were woken at once, each the thread such
