@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link Exchange} for the {@link App} and writes the answers in order; each concern around the
  * states is a collaborator: {@link RequestReader} (bytes, heads, bodies), {@link FastAnswers},
  * {@link AdmissionGate} (the in-flight limit), {@link Http1Channel} (the exchange's owner: dispatch,
- * response, 100-continue), {@link Output} (writes and the {@link PipelineBatch}), {@link ErrorAnswers}
+ * response) with its {@link BodyDelivery} (100-continue, streamed bodies), {@link Output} (writes and the {@link PipelineBatch}), {@link ErrorAnswers}
  * (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection
  * that closes while its client may still send hands the wire to {@link LingeringClose}; an
  * {@link Upgrade} takes it the same way.
@@ -287,7 +287,7 @@ final class Http1Connection implements Protocol {
             startStream();
             return;
         }
-        if (parser.hasBody() && !channel.bodyDeferred()) {
+        if (parser.hasBody() && !channel.body().deferred()) {
             startBody();
             return;
         }
@@ -317,13 +317,13 @@ final class Http1Connection implements Protocol {
      * (after "100 Continue", once the handler first reads, if the client waits for it).
      */
     private void startStream() {
-        BodyStream s = channel.openBodyStream(shared.bodies, bodyLimit);
+        BodyStream s = channel.body().openStream(shared.bodies, bodyLimit);
         if (s == null) {
             shedBody(ServerStats.ShedReason.BODY_MEMORY);
             return;
         }
         reader.beginStream(s);
-        if (channel.bodyDeferred()) {
+        if (channel.body().deferred()) {
             toHandling();
         } else {
             beginBody(); // before the handler runs: on a blocking loop it runs right here, reading
@@ -384,13 +384,13 @@ final class Http1Connection implements Protocol {
         }
         toHandling();
         gate.dispatched();
-        channel.bodyArrived(body);
+        channel.body().arrived(body);
         return true;
     }
 
     private void bodyFailed(HttpParseException e) {
         ServerStats.ShedReason refused = e.status() == 503 ? reader.bodyRefusal() : null;
-        if (channel.handlerWaitsForBody()) {
+        if (channel.body().handlerWaits()) {
             toHandling();
             closeAfter = true;
             reader.abortBody();
@@ -398,7 +398,7 @@ final class Http1Connection implements Protocol {
             if (refused != null) {
                 wire.counters().shed(refused);
             }
-            channel.bodyFailed(refused != null ? new BodyUnavailableException(e.getMessage())
+            channel.body().failed(refused != null ? new BodyUnavailableException(e.getMessage())
                     : new HttpException(e.status(), e.getMessage()));
         } else if (refused != null) {
             shedBody(refused);
