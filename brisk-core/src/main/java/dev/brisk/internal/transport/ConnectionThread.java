@@ -106,9 +106,15 @@ public final class ConnectionThread implements Runnable {
             if (owner.state.get() != NONE || !owner.state.compareAndSet(NONE, work)) {
                 return false;
             }
-            owner.task = owner.offered;
+            Runnable next = owner.offered;
+            owner.task = next;
             owner.offered = null;
-            owner.start(virtualThreads);
+            try {
+                owner.start(virtualThreads);
+            } catch (RuntimeException | Error e) {
+                owner.offered = next; // still offered: the caller may run it another way
+                throw e;
+            }
             return true;
         }
 

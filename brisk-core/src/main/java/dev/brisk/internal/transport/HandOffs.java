@@ -166,6 +166,7 @@ public final class HandOffs {
     }
 
     void flush() {
+        spares.startAsked(); // their starts join the plain ones below
         int n = plainCount;
         if (n > 0) {
             plainCount = 0;

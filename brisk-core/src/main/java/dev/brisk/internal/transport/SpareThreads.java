@@ -1,5 +1,6 @@
 package dev.brisk.internal.transport;
 
+import java.util.ArrayList;
 import java.util.concurrent.Executor;
 
 /**
@@ -67,6 +68,12 @@ final class SpareThreads {
     private boolean closed;
     /** The executor the loop's handlers were given to ({@link HandOffs#executor}): the loop's only. */
     private Executor starter;
+    /** Spares' threads (each given its first task) for the loop to start as its turn ends: guarded. */
+    private final ArrayList<Runnable> toStart = new ArrayList<>();
+    /** Whether {@link #toStart} may hold any: read without the lock by the loop at every turn's end. */
+    private volatile boolean startsAsked;
+    /** Wakes a waiting loop up to start what {@link #toStart} holds. */
+    private static final Runnable NOTHING = () -> { };
 
     SpareThreads(Executor loop) {
         this.loop = loop;
@@ -142,8 +149,9 @@ final class SpareThreads {
             }
             // after a slow one this spare parks, and the next handler waits for its turn on the carrier
             // behind the other threads, on a spare woken for it: a yield would queue this one behind
-            // them in a queue visited after theirs
-            task = lastSlow ? null : poll();
+            // them in a queue visited after theirs. Once the loop has ended, the spares left finish the
+            // queue themselves.
+            task = lastSlow && !closed ? null : poll();
             if (task == null) {
                 if (!after) {
                     searching--;
@@ -171,21 +179,51 @@ final class SpareThreads {
             }
         }
         if (wakeNew) {
-            loop.execute(this::startNew);
-        } else if (wake != null) {
-            // parked: an unpark from this carrier; a thread that ended (interrupted) is started by the loop
-            wake.thread.run(wake, t -> loop.execute(() -> start(t)), false);
+            wake = new Spare(this);
+            wake.used = true; // written before its thread exists
+        }
+        if (wake != null) {
+            // parked: an unpark from this carrier; a new one, or one whose thread ended (interrupted), is
+            // started by the loop
+            wake.thread.run(wake, this::startFromLoop, false);
         }
         return task;
     }
 
-    /** A new spare, made and started by the loop (a spare asked for it). The loop's thread. */
-    private void startNew() {
-        Spare s = new Spare(this);
+    /**
+     * Has the loop start {@code thread} (a spare's, given its first task) as its turn ends, into its own
+     * queue (see the class comment); once the loop has ended, starts it here, untracked. Any thread.
+     */
+    private void startFromLoop(Runnable thread) {
+        boolean ended;
         synchronized (lock) {
-            s.used = true;
+            ended = closed;
+            if (!ended) {
+                toStart.add(thread);
+                startsAsked = true;
+            }
         }
-        s.thread.run(s, this::start, false);
+        if (ended) {
+            HandOffs.untracked(thread);
+        } else {
+            loop.execute(NOTHING); // a loop waiting for events turns now
+        }
+    }
+
+    /** Starts the spares' threads asked for since the last turn. The loop's thread, as its turn ends. */
+    void startAsked() {
+        if (!startsAsked) {
+            return; // nearly always: a turn costs a volatile read here, not a lock
+        }
+        Runnable[] asked;
+        synchronized (lock) {
+            startsAsked = false;
+            asked = toStart.toArray(new Runnable[0]);
+            toStart.clear();
+        }
+        for (Runnable t : asked) {
+            start(t);
+        }
     }
 
     /** Starts a spare's thread from the loop's thread, into the loop's queue (see the class comment). */
@@ -225,15 +263,24 @@ final class SpareThreads {
         retireAll(retired);
     }
 
-    /** The loop has ended: every parked spare ends now, and a busy one once the queue is empty. */
+    /**
+     * The loop has ended: every parked spare ends now, a busy one once the queue is empty, and one the
+     * loop was to start is started untracked (the queue it was woken for must still be served).
+     */
     void close() {
         Spare s;
+        Runnable[] asked;
         synchronized (lock) {
             closed = true;
             s = idle;
             idle = null;
+            asked = toStart.toArray(new Runnable[0]);
+            toStart.clear();
         }
         retireAll(s);
+        for (Runnable t : asked) {
+            HandOffs.untracked(t);
+        }
     }
 
     /** Parked spares now; for tests. */

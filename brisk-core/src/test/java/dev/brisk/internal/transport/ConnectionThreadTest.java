@@ -1,12 +1,14 @@
 package dev.brisk.internal.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -128,5 +130,18 @@ class ConnectionThreadTest {
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
         on[0].join(10_000);
         assertThat(on[0].isAlive()).as("ended without being retired").isFalse();
+    }
+
+    /** A start refused (the server stopped) leaves the task offered, so the caller can still run it. */
+    @Test
+    void aRefusedStartLeavesTheTaskToRunAnotherWay() throws Exception {
+        ConnectionThread ct = new ConnectionThread();
+        ExecutorService stopped = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
+        stopped.shutdown();
+        CountDownLatch ran = new CountDownLatch(1);
+        ConnectionThread.Launch launch = (ConnectionThread.Launch) ct.offer(ran::countDown, false);
+        assertThatThrownBy(() -> launch.startHere(stopped)).isInstanceOf(RejectedExecutionException.class);
+        launch.runUntracked();
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
     }
 }

@@ -26,7 +26,11 @@ import org.junit.jupiter.api.Test;
 class SpareThreadsTest {
     private final ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
     private final ExecutorService loop = Executors.newSingleThreadExecutor();
-    private final SpareThreads spares = new SpareThreads(loop);
+    /** As a loop does: each task it is handed is a turn, which ends by starting the spares asked for. */
+    private final SpareThreads spares = new SpareThreads(task -> loop.execute(() -> {
+        task.run();
+        this.spares.startAsked();
+    }));
     /** What the loop's executor of virtual threads does with what it is given, at once. */
     private final Executor starter = task -> {
         if (task instanceof ConnectionThread.Launch launch) {
@@ -60,6 +64,7 @@ class SpareThreadsTest {
                     w.add(wake);
                 }
             }
+            spares.startAsked();
             return w;
         });
         for (Runnable w : wakes) {
@@ -240,5 +245,39 @@ class SpareThreadsTest {
         threads[0].join(TimeUnit.SECONDS.toMillis(10));
         assertThat(threads[0].isAlive()).as("a busy spare ends as its handler ends").isFalse();
         assertThat(parked()).isZero();
+    }
+
+    /**
+     * A spare asks its loop to start another for a waiting handler, and the loop ends before it does:
+     * the loop's end starts it, so the handler still runs.
+     */
+    @Test
+    void aHandlerWaitingWhenTheLoopEndsStillRuns() throws Exception {
+        SpareThreads ending = new SpareThreads(task -> { }); // a loop that has stopped taking tasks
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch firstIn = new CountDownLatch(1);
+        CountDownLatch secondRan = new CountDownLatch(1);
+        Runnable wake = onLoop(() -> {
+            Runnable w = ending.offer(() -> {
+                firstIn.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS); // longer than the test waits for the second
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, starter);
+            assertThat(ending.offer(secondRan::countDown, starter)).isNull(); // a spare is already woken
+            return w;
+        });
+        starter.execute(wake);
+        assertThat(firstIn.await(10, TimeUnit.SECONDS)).isTrue();
+        // the first spare asked the loop for another, for the second handler: the loop never starts it
+        assertThat(secondRan.await(200, TimeUnit.MILLISECONDS)).isFalse();
+        onLoop(() -> {
+            ending.close();
+            return null;
+        });
+        assertThat(secondRan.await(10, TimeUnit.SECONDS)).as("started by the loop's end").isTrue();
+        release.countDown();
     }
 }
