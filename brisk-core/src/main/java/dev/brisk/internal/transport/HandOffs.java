@@ -34,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   ring's ends are volatile: a flush that finds the launcher about to take its last offer (and so does
  *   not offer again) must know that the launcher then sees every wake-up added before.
  *   <li>A connection without a thread yet gets one started by the loop itself, at once
- *   ({@link ConnectionThread.Launch#startHere}) (so does a new spare), and the turn's other tasks, those
- *   without a kept thread (a WebSocket message's handler, a streamed body's pump), are started by the
- *   loop as the turn ends: both into the loop's queue.
+ *   ({@link ConnectionThread.Launch#startHere}) (so does a spare the loop makes), and the turn's other
+ *   tasks, those without a kept thread (a WebSocket message's handler, a streamed body's pump, a spare
+ *   another spare asked for), are started by the loop as the turn ends: both into the loop's queue.
  * </ul>
  *
  * <p>Threads: {@link #add} and {@link #flush} on the owning loop's thread only; {@link #executor}'s

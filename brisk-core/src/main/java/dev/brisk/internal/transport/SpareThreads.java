@@ -38,8 +38,8 @@ import java.util.concurrent.Executor;
  * set is cleared before the next. How many spares: as many as were woken at once, each the thread such
  * a stream had before; those unused between two scans (100 ms) are retired, so an idle loop keeps none.
  *
- * <p>Threads: {@link #offer}, {@link #trim} and {@link #close} on the owning loop's thread only; a spare
- * takes handlers on its own. The queue, the idle stack and the count of searching spares are guarded
+ * <p>Threads: {@link #offer}, {@link #startAsked}, {@link #trim} and {@link #close} on the owning loop's
+ * thread only; a spare takes handlers, and wakes or asks for others, on its own. The queue, the idle stack and the count of searching spares are guarded
  * by one lock, held for a few field updates and never across a handler.
  */
 final class SpareThreads {
