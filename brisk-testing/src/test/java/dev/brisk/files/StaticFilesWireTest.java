@@ -416,6 +416,20 @@ class StaticFilesWireTest {
             assertThat(out.body()).doesNotContain("SECRET");
             c.send(get("/static/dir-out/secret.txt"));
             assertThat(c.read().status()).isEqualTo(404);
+            c.send(get("/static/dir-in/index.html"));
+            assertThat(c.read().body()).as("through a directory link inside the root").isEqualTo("<h1>sub</h1>");
+        }
+        // a mount whose root is itself reached through a link: its files are inside it
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(1));
+            cfg.staticFiles("/static", StaticFiles.directory(tree.base.resolve("root-link")));
+        }); RawConnection c = t.raw()) {
+            c.send(get("/static/hello.txt"));
+            assertThat(c.read().body()).isEqualTo(StaticTree.HELLO);
+            c.send(get("/static/link-out"));
+            assertThat(c.read().status()).isEqualTo(404);
+            c.send(get("/static/dir-in/index.html"));
+            assertThat(c.read().body()).isEqualTo("<h1>sub</h1>");
         }
         try (BriskTestServer t = start(f -> f.followSymlinks(true)); RawConnection c = t.raw()) {
             c.send(get("/static/link-out"));

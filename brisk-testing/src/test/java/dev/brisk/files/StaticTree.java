@@ -66,6 +66,8 @@ public final class StaticTree {
                 Files.createSymbolicLink(root.resolve("link-in"), Path.of("hello.txt"));
                 Files.createSymbolicLink(root.resolve("link-out"), Path.of("../secret.txt"));
                 Files.createSymbolicLink(root.resolve("dir-out"), Path.of(".."));
+                Files.createSymbolicLink(root.resolve("dir-in"), Path.of("sub"));
+                Files.createSymbolicLink(base.resolve("root-link"), Path.of("root"));
                 l = true;
             } catch (UnsupportedOperationException | IOException e) {
                 l = false; // a file system without links: those tests are skipped
