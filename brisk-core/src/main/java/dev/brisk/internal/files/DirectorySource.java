@@ -26,7 +26,6 @@ import java.util.List;
  * Immutable; thread-safe.
  */
 public final class DirectorySource implements Source {
-    private final Path root;
     private final Path realRoot;
     private final boolean followLinks;
     private final boolean hidden;
@@ -35,22 +34,17 @@ public final class DirectorySource implements Source {
      * @throws IllegalArgumentException when {@code root} is not a readable directory
      */
     public DirectorySource(Path root, boolean followLinks, boolean hidden) {
-        this.root = root.toAbsolutePath().normalize();
-        if (!Files.isDirectory(this.root)) {
-            throw new IllegalArgumentException("static files: not a directory: " + this.root);
+        Path dir = root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("static files: not a directory: " + dir);
         }
         try {
-            this.realRoot = this.root.toRealPath();
+            this.realRoot = dir.toRealPath();
         } catch (IOException e) {
-            throw new UncheckedIOException("static files: cannot read " + this.root, e);
+            throw new UncheckedIOException("static files: cannot read " + dir, e);
         }
         this.followLinks = followLinks;
         this.hidden = hidden;
-    }
-
-    /** {@return the root directory, absolute and normalized} */
-    public Path root() {
-        return root;
     }
 
     @Override

@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link Exchange} for the {@link App} and writes the answers in order; each concern around the
  * states is a collaborator: {@link RequestReader} (bytes, heads, bodies), {@link FastAnswers},
  * {@link AdmissionGate} (the in-flight limit), {@link Http1Channel} (the exchange's owner: dispatch,
- * response) with its {@link BodyDelivery} (100-continue, streamed bodies), {@link Output} (writes and the {@link PipelineBatch}), {@link ErrorAnswers}
- * (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection
+ * response) with its {@link BodyDelivery} (100-continue, streamed bodies), {@link Output} (writes and
+ * the {@link PipelineBatch}), {@link ErrorAnswers} (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection
  * that closes while its client may still send hands the wire to {@link LingeringClose}; an
  * {@link Upgrade} takes it the same way.
  *

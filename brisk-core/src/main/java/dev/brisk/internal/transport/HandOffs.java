@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   ({@link ConnectionThread}), an HTTP/2 stream's on one of the loop's {@link SpareThreads} (which may
  *   also wake one another, from a carrier, into the same local queue): for either a "start" is a
  *   wake-up, made by the loop's launcher, a virtual thread kept the same way, which the loop wakes as
- *   the turn ends (into the loop's queue) and which wakes the turn's threads (into the carrier's local queue, emptied right after it). The loop puts each
+ *   the turn ends (into the loop's queue) and which wakes the turn's threads (into the carrier's local
+ *   queue, emptied right after it). The loop puts each
  *   wake-up in a ring of {@value #RING} that it alone fills and the launcher alone empties, so a turn
  *   costs no allocation; one that finds the ring full gets a virtual thread of its own to make it. The
  *   ring's ends are volatile: a flush that finds the launcher about to take its last offer (and so does

@@ -39,8 +39,9 @@ import java.util.concurrent.Executor;
  * a stream had before; those unused between two scans (100 ms) are retired, so an idle loop keeps none.
  *
  * <p>Threads: {@link #offer}, {@link #startAsked}, {@link #trim} and {@link #close} on the owning loop's
- * thread only; a spare takes handlers, and wakes or asks for others, on its own. The queue, the idle stack and the count of searching spares are guarded
- * by one lock, held for a few field updates and never across a handler.
+ * thread only; a spare takes handlers, and wakes or asks for others, on its own. The queue, the idle
+ * stack and the count of searching spares are guarded by one lock, held for a few field updates and
+ * never across a handler.
  */
 final class SpareThreads {
     /** A handler that took longer than this (blocked, or worked) makes its queue's handlers slow. */
@@ -152,29 +153,22 @@ final class SpareThreads {
             // them in a queue visited after theirs. Once the loop has ended, the spares left finish the
             // queue themselves.
             task = lastSlow && !closed ? null : poll();
+            if (!after) {
+                searching--;
+            }
+            // handlers wait and nobody will take them: wake another first (before this one may park).
+            // While handlers are slow, one for each; this one, if it parks, is one of those not searching
+            if (waiting > 0 && (searching == 0 || slow && searching < waiting)) {
+                searching++;
+                wake = popIdle();
+                wakeNew = wake == null;
+            }
             if (task == null) {
-                if (!after) {
-                    searching--;
-                }
-                if (waiting > 0 && searching < waiting) {
-                    searching++;
-                    wake = popIdle(); // another: this one is about to park
-                    wakeNew = wake == null;
-                }
                 if (closed) {
                     s.thread.retire();
                 } else {
                     s.next = idle;
                     idle = s;
-                }
-            } else {
-                if (!after) {
-                    searching--;
-                }
-                if (waiting > 0 && (searching == 0 || slow && searching < waiting)) {
-                    searching++;
-                    wake = popIdle();
-                    wakeNew = wake == null;
                 }
             }
         }
