@@ -1,5 +1,6 @@
 package dev.brisk.internal.ws;
 
+import dev.brisk.internal.transport.HandOffs;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -9,7 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs one session's handlers on its route's dispatch, one at a time and in the order submitted:
  * {@code onOpen}, the messages, {@code onClose}. Inline (the caller's thread) for an event-loop route
  * or a blocking engine's connection thread; otherwise a queue drained by one task at a time on the
- * executor, so two messages of a session never run at once while sessions run in parallel.
+ * executor, so two messages of a session never run at once while sessions run in parallel. With
+ * virtual-thread dispatch a drain submitted on an I/O loop runs on one of the loop's spare threads
+ * ({@link HandOffs#onSpareThread}), as an HTTP/2 stream's handler does: messages one after another reuse
+ * a parked thread instead of starting one per burst.
  *
  * <p>{@link #pending} counts submitted tasks not yet finished: the connection stops reading while too
  * many wait. Any thread.
@@ -18,12 +22,18 @@ final class HandlerQueue implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
 
     private final Executor executor;
+    /** Whether {@link #executor} starts virtual threads, so a loop's spare threads may drain instead. */
+    private final boolean spare;
     private final ConcurrentLinkedQueue<Runnable> tasks;
     private final AtomicInteger pending = new AtomicInteger();
 
-    /** @param executor where tasks run, or null to run each at once on the submitting thread */
-    HandlerQueue(Executor executor) {
+    /**
+     * @param executor where tasks run, or null to run each at once on the submitting thread
+     * @param spare whether {@code executor} is the virtual-thread executor (a loop's spare threads may run them)
+     */
+    HandlerQueue(Executor executor, boolean spare) {
         this.executor = executor;
+        this.spare = spare;
         this.tasks = executor == null ? null : new ConcurrentLinkedQueue<>();
     }
 
@@ -44,7 +54,9 @@ final class HandlerQueue implements Runnable {
         tasks.add(task);
         if (pending.getAndIncrement() == 0) {
             try {
-                executor.execute(this);
+                if (!spare || !HandOffs.onSpareThread(this, executor)) {
+                    executor.execute(this);
+                }
             } catch (RejectedExecutionException e) {
                 run(); // the executor is shut down (the server is stopping): the caller runs them
             }

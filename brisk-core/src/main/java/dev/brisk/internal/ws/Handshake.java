@@ -105,10 +105,10 @@ final class Handshake implements Handler {
     /** Where a session's handlers run: inline on a blocking engine or an event-loop route, else on the dispatch. */
     private HandlerQueue handlers(boolean blockingWire) {
         if (blockingWire || dispatch == Dispatch.EVENT_LOOP) {
-            return new HandlerQueue(null);
+            return new HandlerQueue(null, false);
         }
         Executor e = ws.executor(dispatch);
-        return new HandlerQueue(e);
+        return new HandlerQueue(e, dispatch == Dispatch.VIRTUAL_THREADS);
     }
 
     private static Context refuse(Context ctx, int status, String message) {
