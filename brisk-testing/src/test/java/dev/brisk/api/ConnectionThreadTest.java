@@ -121,6 +121,43 @@ class ConnectionThreadTest {
         }
     }
 
+    /**
+     * A connection that sends a request every 20 ms is found waiting for its next one at nearly every
+     * 100 ms scan (another connection's requests keep the loop turning meanwhile, so a scan may come at
+     * any moment), yet it is busy: it keeps its thread across the scans (a scan lets the thread go only
+     * when no request came since the scan before).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "URING"})
+    void aConnectionBusyBetweenScansKeepsItsThread(Engine engine) throws Exception {
+        try (BriskTestServer t = start(engine); RawConnection c = t.raw()) {
+            long end = System.nanoTime() + 600_000_000L; // six scans
+            List<Thread> load = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) { // three, so that one at least shares c's loop whatever the loops' count
+                RawConnection other = t.raw();
+                load.add(Thread.ofPlatform().start(() -> {
+                    try (other) {
+                        while (System.nanoTime() < end) {
+                            other.send(WHO);
+                            other.read();
+                        }
+                    }
+                }));
+            }
+            List<String> ids = new java.util.ArrayList<>();
+            while (System.nanoTime() < end) {
+                c.send(WHO);
+                ids.add(id(c.read()));
+                Thread.sleep(20); // the pace under test: waiting between requests, never idle for a scan period
+            }
+            for (Thread l : load) {
+                l.join(5_000);
+            }
+            assertThat(ids.size()).isGreaterThan(10);
+            assertThat(ids.stream().distinct()).as("one thread for the busy connection").hasSize(1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"NIO", "URING"})
     void theThreadEndsWhenItsConnectionIsIdleOrCloses(Engine engine) throws Exception {

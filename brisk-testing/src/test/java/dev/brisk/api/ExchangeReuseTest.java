@@ -85,7 +85,9 @@ class ExchangeReuseTest {
             long deadline = System.nanoTime() + 3_000_000_000L;
             boolean renewed = false;
             while (!renewed && System.nanoTime() < deadline) {
-                Thread.sleep(150); // at least one scan between two requests: the poll's interval, bounded above
+                // two scans between two requests (the second finds none served since the first): the poll's
+                // interval, bounded above
+                Thread.sleep(250);
                 c.send(SECOND);
                 assertThat(c.read().status()).isEqualTo(200);
                 renewed = second.get() != kept;

@@ -135,8 +135,9 @@ final class Http1Channel implements ExchangeOwner {
     }
 
     /**
-     * The connection waits for its next request: it lets go of the exchange kept for it, so that an idle
-     * connection holds none (up to three small objects: the exchange and its head's copy).
+     * The connection waits for its next request and served none since the loop's scan before: it lets go
+     * of the exchange kept for it and its handler thread, so that an idle connection holds neither (up to
+     * three small objects: the exchange and its head's copy).
      */
     void dropSpare() {
         spare = null;

@@ -82,6 +82,8 @@ final class Http1Connection implements Protocol {
 
     private int state = READ_HEAD;
     private int served;
+    /** {@link #served} at the last scan ({@link #onTimer}): a connection that served none since is idle. */
+    private int servedAtScan = -1;
     private boolean closeAfter;
     private boolean inputClosed;
     private boolean advancing;
@@ -574,9 +576,13 @@ final class Http1Connection implements Protocol {
         if (state == CLOSED) {
             return;
         }
-        if (state == READ_HEAD && !parser.started() && !reader.hasUnread()) {
-            channel.dropSpare(); // waiting at a scan: the exchange is kept only from one busy request to the next
+        if (state == READ_HEAD && !parser.started() && !reader.hasUnread() && served == servedAtScan) {
+            // waiting, and no request since the last scan: the exchange and the handler thread are kept
+            // only while the connection is busy. Not at the first scan that finds it waiting: with many
+            // connections each one is found between two requests at almost every scan
+            channel.dropSpare();
         }
+        servedAtScan = served;
         if (output.writing()) {
             if (output.stalled(now)) {
                 wire.counters().timedOut();
