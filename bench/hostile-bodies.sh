@@ -8,6 +8,7 @@
 #
 # Usage: ./brisk bench --hostile-bodies [--io nio|blocking|uring] [--heap SIZE] [--spool]
 #                                       [--big N] [--mid N] [--slow N] [--slow-rate B/s] [--min-body-rate B/s]
+#                                       [--bursts N]
 #   --io      the engine (default nio; blocking runs a virtual thread per connection; uring: io_uring)
 #   --heap    the server's -Xmx (default 256m); body-memory-budget is its default, a quarter of it
 #   --spool   keep spooling on (bodies over 1 MiB go to temporary files); by default it is off, so
@@ -17,6 +18,9 @@
 #   --slow-rate B/s  the slow uploads' pace (default 4096: above the server's min-body-rate; below it,
 #             e.g. 100, they are answered 408 at the end of rate-grace)
 #   --min-body-rate B/s  the server's min-body-rate (default: its own default, 240; 0: none)
+#   --bursts N  the whole load N times, one after another, on the same server (default 1); each burst's
+#             /hello figures are printed apart, so a first burst that meets code the JIT has not compiled
+#             yet can be told from the later ones (the memory checks are made after the last)
 # Extra JVM flags for the server (after the script's own): BRISK_JAVA_OPTS="-Xlog:gc:file=gc.log ...".
 # Output: bench/results/hostile-bodies-<timestamp>/ (summary.txt, client.txt, metrics.txt, heap.txt, server.log).
 set -euo pipefail
@@ -34,6 +38,7 @@ MID=200
 SLOW=1000
 SLOW_RATE=4096
 MIN_BODY_RATE=
+BURSTS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --io) need_value "$@"; IO="$2"; shift ;;
@@ -44,12 +49,15 @@ while [ $# -gt 0 ]; do
     --slow) need_value "$@"; SLOW="$2"; shift ;;
     --slow-rate) need_value "$@"; SLOW_RATE="$2"; shift ;;
     --min-body-rate) need_value "$@"; MIN_BODY_RATE="$2"; shift ;;
+    --bursts) need_value "$@"; BURSTS="$2"; shift ;;
     -h|--help) print_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bench_usage_error "unknown option $1" ;;
   esac
   shift
 done
 case "$IO" in nio|blocking|uring) ;; *) bench_usage_error "--io must be nio, blocking or uring" ;; esac
+case "$BURSTS" in ''|*[!0-9]*|0) bench_usage_error "--bursts must be a whole number from 1" ;; esac
+[ "$BURSTS" -le 10 ] || bench_usage_error "--bursts must be at most 10"
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
 JCMD="$(dirname "$JAVA")/jcmd"
@@ -84,19 +92,31 @@ curl -fs -o /dev/null --data-binary @README.md "http://127.0.0.1:$PORT/upload"
 # /hello is timed by a process of its own, ahead of the load generator on the client's core (nice -n -10
 # where allowed): the load's 2,500 threads and its collector would otherwise delay the prober itself,
 # and that delay would be counted as the server's
-STOP_PROBE="$OUT/.stop-probe"
 PRIORITY=()
 nice -n -10 true 2>/dev/null && PRIORITY=(nice -n -10)
 echo "prober: a process of its own on the client's core$([ ${#PRIORITY[@]} -gt 0 ] && echo ", nice -10" || echo " (nice -10 not allowed here: same priority)")" >> "$OUT/environment.txt"
-"${PIN_CLIENT[@]}" "${PRIORITY[@]}" "$JAVA" -Xmx64m bench/hostile/HostileBodies.java "$PORT" --probe-until "$STOP_PROBE" \
-  > "$OUT/prober.txt" 2>&1 &
-PROBER_PID=$!
-trap 'touch "$STOP_PROBE"; stop_pid "$SERVER_PID"' EXIT
-"${PIN_CLIENT[@]}" "$JAVA" -Xmx512m bench/hostile/HostileBodies.java "$PORT" --big "$BIG" --mid "$MID" \
-  --slow "$SLOW" --slow-rate "$SLOW_RATE" --no-probe | tee "$OUT/client.txt" || true
-touch "$STOP_PROBE"
-wait "$PROBER_PID" || true
-cat "$OUT/prober.txt" >> "$OUT/client.txt"
+: > "$OUT/client.txt"
+for burst in $(seq 1 "$BURSTS"); do
+  [ "$BURSTS" -gt 1 ] && echo "## burst $burst of $BURSTS" | tee -a "$OUT/client.txt"
+  STOP_PROBE="$OUT/.stop-probe-$burst"
+  "${PIN_CLIENT[@]}" "${PRIORITY[@]}" "$JAVA" -Xmx64m bench/hostile/HostileBodies.java "$PORT" --probe-until "$STOP_PROBE" \
+    > "$OUT/prober.txt" 2>&1 &
+  PROBER_PID=$!
+  trap 'touch "$STOP_PROBE"; stop_pid "$SERVER_PID"' EXIT
+  "${PIN_CLIENT[@]}" "$JAVA" -Xmx512m bench/hostile/HostileBodies.java "$PORT" --big "$BIG" --mid "$MID" \
+    --slow "$SLOW" --slow-rate "$SLOW_RATE" --no-probe | tee -a "$OUT/client.txt" || true
+  touch "$STOP_PROBE"
+  wait "$PROBER_PID" || true
+  sed "s/^hello:/hello (burst $burst):/" "$OUT/prober.txt" >> "$OUT/client.txt"
+  if [ "$burst" -lt "$BURSTS" ]; then
+    # the next burst starts once the server holds no body memory from this one (bounded: 30 s)
+    for _ in $(seq 1 300); do
+      reserved=$(curl -fs --max-time 5 "http://127.0.0.1:$METRICS_PORT/metrics" | awk '/^brisk_body_memory_reserved/ {print $2}' || true)
+      [ "${reserved%.*}" = 0 ] && break
+      sleep 0.1
+    done
+  fi
+done
 
 # what the server holds once the load is over (the last slow uploads may still be finishing: wait a little)
 for _ in $(seq 1 50); do
@@ -123,7 +143,7 @@ heap_used() {
 {
   echo "OutOfMemoryError: $OOM"
   echo "server alive after the load: $ALIVE, /hello answers: $HELLO_OK"
-  grep '^hello:' "$OUT/client.txt" | sed 's/^/\/hello during the load: /' || echo "/hello during the load: no figures"
+  grep '^hello' "$OUT/client.txt" | sed 's/^hello/\/hello during the load/' || echo "/hello during the load: no figures"
   grep '^uploads' "$OUT/client.txt" || true
   grep '^load:' "$OUT/client.txt" || true
   echo "request-body memory reserved after the load: $(awk '/^brisk_body_memory_reserved/ {print $2}' "$OUT/metrics.txt" || true) bytes"

@@ -133,6 +133,8 @@ class LauncherUsageTest {
                         "bench/events.sh", "--foo"),
                 mistake("brisk: --io must be nio, blocking or uring for 'bench --hostile-bodies'; see ./brisk bench --hostile-bodies --help",
                         "./brisk", "bench", "--hostile-bodies", "--io", "epoll"),
+                mistake("brisk: --bursts must be a whole number from 1 for 'bench --hostile-bodies'; see ./brisk bench --hostile-bodies --help",
+                        "./brisk", "bench", "--hostile-bodies", "--bursts", "0"),
                 mistake("brisk: --tls must be 1.3 or 1.2 for 'bench --tls-handshakes'; see ./brisk bench --tls-handshakes --help",
                         "./brisk", "bench", "--tls-handshakes", "--tls", "1.1"),
                 mistake("brisk: --rounds must be a whole number from 1 for 'bench --tls-keepalive'; see ./brisk bench --tls-keepalive --help",
