@@ -1,5 +1,6 @@
 package dev.brisk.api;
 
+import static dev.brisk.testing.Within.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Dispatch;
@@ -12,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -49,17 +49,6 @@ class ConnectionThreadTest {
 
     private static String id(RawConnection.Response r) {
         return r.body().split(" ")[0];
-    }
-
-    private static boolean within(long millis, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(10); // polling a condition, bounded by the deadline
-        }
-        return true;
     }
 
     @ParameterizedTest

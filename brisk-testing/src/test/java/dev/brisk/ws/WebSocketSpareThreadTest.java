@@ -1,5 +1,6 @@
 package dev.brisk.ws;
 
+import static dev.brisk.testing.Within.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -52,17 +52,6 @@ class WebSocketSpareThreadTest {
             })).dispatch(Dispatch.VIRTUAL_THREADS);
         }).start();
         return app.port();
-    }
-
-    private static boolean within(long millis, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(10); // polling a condition, bounded by the deadline
-        }
-        return true;
     }
 
     @ParameterizedTest
