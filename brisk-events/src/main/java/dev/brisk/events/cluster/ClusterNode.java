@@ -77,7 +77,7 @@ public final class ClusterNode implements AutoCloseable {
     private volatile long databaseSequence;
     private volatile long takeovers;
     /** False until the first load after start: that catch-up (commits made while this instance started) is no follow lag. */
-    private boolean caughtUp;
+    private volatile boolean caughtUp;
     private Thread thread;
     private Connection listener;
 
@@ -143,6 +143,14 @@ public final class ClusterNode implements AutoCloseable {
      */
     public long lagMillis() {
         return lastLagMillis;
+    }
+
+    /**
+     * Whether this instance has read the database's changes once since it started: commits after that
+     * count as its follow lag ({@link #lagMillis}), those before it were a catch-up. Any thread.
+     */
+    public boolean caughtUp() {
+        return caughtUp;
     }
 
     /** The largest such lag seen since start; -1 before any. */
