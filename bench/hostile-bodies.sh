@@ -56,7 +56,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$IO" in nio|blocking|uring) ;; *) bench_usage_error "--io must be nio, blocking or uring" ;; esac
-case "$BURSTS" in ''|*[!0-9]*|0) bench_usage_error "--bursts must be a whole number from 1" ;; esac
+case "$BURSTS" in ''|*[!0-9]*) bench_usage_error "--bursts must be a whole number from 1" ;; esac
+BURSTS=$((10#$BURSTS))
+[ "$BURSTS" -ge 1 ] || bench_usage_error "--bursts must be a whole number from 1"
 [ "$BURSTS" -le 10 ] || bench_usage_error "--bursts must be at most 10"
 checked_args_only && exit 0
 : "${JAVA:?JAVA must point to a JDK 21+ java}"
@@ -107,7 +109,11 @@ for burst in $(seq 1 "$BURSTS"); do
     --slow "$SLOW" --slow-rate "$SLOW_RATE" --no-probe | tee -a "$OUT/client.txt" || true
   touch "$STOP_PROBE"
   wait "$PROBER_PID" || true
-  sed "s/^hello:/hello (burst $burst):/" "$OUT/prober.txt" >> "$OUT/client.txt"
+  if [ "$BURSTS" -gt 1 ]; then
+    sed "s/^hello:/hello (burst $burst):/" "$OUT/prober.txt" >> "$OUT/client.txt"
+  else
+    cat "$OUT/prober.txt" >> "$OUT/client.txt"
+  fi
   if [ "$burst" -lt "$BURSTS" ]; then
     # the next burst starts once the server holds no body memory from this one (bounded: 30 s)
     for _ in $(seq 1 300); do
@@ -143,7 +149,7 @@ heap_used() {
 {
   echo "OutOfMemoryError: $OOM"
   echo "server alive after the load: $ALIVE, /hello answers: $HELLO_OK"
-  grep '^hello' "$OUT/client.txt" | sed 's/^hello/\/hello during the load/' || echo "/hello during the load: no figures"
+  grep -E '^hello( \(burst [0-9]+\))?:' "$OUT/client.txt" | sed 's/^hello/\/hello during the load/' || echo "/hello during the load: no figures"
   grep '^uploads' "$OUT/client.txt" || true
   grep '^load:' "$OUT/client.txt" || true
   echo "request-body memory reserved after the load: $(awk '/^brisk_body_memory_reserved/ {print $2}' "$OUT/metrics.txt" || true) bytes"

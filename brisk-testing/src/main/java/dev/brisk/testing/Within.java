@@ -19,7 +19,7 @@ public final class Within {
     public static boolean within(long millis, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
+            if (System.nanoTime() - deadline > 0) {
                 return false;
             }
             Thread.sleep(10); // polling a condition, bounded by the deadline

@@ -143,7 +143,9 @@ class ConnectionThreadTest {
                 l.join(5_000);
             }
             assertThat(ids.size()).isGreaterThan(10);
-            assertThat(ids.stream().distinct()).as("one thread for the busy connection").hasSize(1);
+            // one thread for the busy connection (a second only if this thread stalled for a whole scan
+            // period; the rule it checks replaced the thread every scan: 5-7 here)
+            assertThat(ids.stream().distinct().count()).as("threads for the busy connection").isLessThanOrEqualTo(2);
         }
     }
 
@@ -155,7 +157,7 @@ class ConnectionThreadTest {
             try (RawConnection c = t.raw()) {
                 c.send(WHO);
                 idle = threads.get(id(c.read()));
-                // the loops' 100 ms scan finds the connection waiting for its next request and lets go
+                // two of the loops' 100 ms scans find the connection waiting, with no request between: it lets go
                 assertThat(within(3_000, () -> !idle.isAlive())).as("an idle connection's thread ends").isTrue();
                 c.send(WHO);
                 Thread next = threads.get(id(c.read()));

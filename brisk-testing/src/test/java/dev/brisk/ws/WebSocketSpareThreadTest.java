@@ -37,7 +37,8 @@ class WebSocketSpareThreadTest {
     private int start(Engine engine) {
         app = Brisk.create(cfg -> {
             engine.apply(cfg);
-            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            // one loop: every session on the same loop's spare threads, so a blocked one could hold the others
+            cfg.options().port(0).host("127.0.0.1").ioThreads(1).shutdownTimeout(Duration.ofSeconds(1));
             cfg.ws("/who", ws -> ws.onText((s, text) -> {
                 threads.put(text, Thread.currentThread());
                 if (text.startsWith("wait")) {
@@ -68,7 +69,8 @@ class WebSocketSpareThreadTest {
             }
         }
         assertThat(threads).hasSize(20);
-        assertThat(threads.values().stream().distinct()).as("one kept thread, not one per message").hasSize(1);
+        // one kept thread, not one per message (a second only if the test stalled past the spares' idle scan)
+        assertThat(threads.values().stream().distinct().count()).as("threads for 20 messages").isLessThanOrEqualTo(2);
     }
 
     /** One session's handler waits until the test lets it go; another session is served meanwhile. */

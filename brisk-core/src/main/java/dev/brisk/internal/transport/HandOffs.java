@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   not offer again) must know that the launcher then sees every wake-up added before.
  *   <li>A connection without a thread yet gets one started by the loop itself, at once
  *   ({@link ConnectionThread.Launch#startHere}) (so does a spare the loop makes), and the turn's other
- *   tasks, those without a kept thread (a WebSocket message's handler, a streamed body's pump, a spare
+ *   tasks, those without a kept thread (a streamed body's pump, a WebSocket handler queued off a loop, a spare
  *   another spare asked for), are started by the loop as the turn ends: both into the loop's queue.
  * </ul>
  *
@@ -55,7 +55,7 @@ public final class HandOffs {
     /** The next slot the loop writes: written by the loop, read by the launcher. */
     private final AtomicLong tail = new AtomicLong();
     /**
-     * Tasks without a kept thread (a WebSocket message's handler, a streamed body's pump): started by the
+     * Tasks without a kept thread (a streamed body's pump, a WebSocket handler queued off a loop): started by the
      * loop itself as the turn ends, into the loop's queue like the launcher's wake-up (see above).
      */
     private Starter[] plainStarters = new Starter[16];

@@ -5,11 +5,12 @@ import java.util.concurrent.Executor;
 
 /**
  * A loop's kept virtual threads for handlers that have no connection thread of their own (an HTTP/2
- * stream's). The loop queues such a handler; a spare takes handlers from the queue one after another
- * and parks when it finds it empty. A spare that takes a handler while others wait and no other spare
- * is awake to take them wakes one before it runs its own, so a handler that blocks never holds back the
- * ones behind it. Why: a thread started per stream, or a spare woken per stream, costs a start or a
- * park and an unpark each; with many streams in one turn, one or two wake-ups serve them all.
+ * stream's, a WebSocket session's queue of message handlers). The loop queues such a handler; a spare
+ * takes handlers from the queue one after another and parks when it finds it empty. A spare that takes
+ * a handler while others wait and no other spare is awake to take them wakes one before it runs its
+ * own, so a handler that blocks never holds back the ones behind it. Why: a thread started per stream,
+ * or a spare woken per stream, costs a start or a park and an unpark each; with many streams in one
+ * turn, one or two wake-ups serve them all.
  *
  * <pre>
  *   made ──woken──▶ searching ──takes a handler──▶ running it ──quick──▶ takes the next ─┐
