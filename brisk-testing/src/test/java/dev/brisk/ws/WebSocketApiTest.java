@@ -7,6 +7,7 @@ import dev.brisk.HttpException;
 import dev.brisk.WebSocketSession;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.Within;
 import java.net.URI;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
@@ -292,6 +293,24 @@ class WebSocketApiTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for the shutdown timeout")
                 .isLessThan(Duration.ofSeconds(10));
         assertThat(codes).containsExactly(1001);
+    }
+
+    @Test
+    void aSessionCutAtTheShutdownTimeoutStillHearsItsClose() throws Exception {
+        List<Integer> codes = new CopyOnWriteArrayList<>();
+        BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofMillis(300));
+            cfg.ws("/s", w -> w.onText((s, x) -> s.sendText(x)).onClose((s, c, r) -> codes.add(c)));
+        });
+        try (RawWs c = RawWs.open(t.port(), "/s")) {
+            c.text("x");
+            assertThat(c.readData().text()).isEqualTo("x");
+            // the client never answers the server's 1001: the shutdown timeout ends the connection, at
+            // the loops' end, and the session's close handler must still run
+            t.close();
+            assertThat(Within.within(5_000, () -> !codes.isEmpty())).as("onClose ran").isTrue();
+            assertThat(codes).hasSize(1);
+        }
     }
 
     @Test
