@@ -272,8 +272,17 @@ class CompressionWireTest {
             String weak = r.header("ETag");
             assertThat(weak).startsWith("W/\"");
             assertThat(new String(gunzip(r.bodyBytes()), StandardCharsets.UTF_8)).isEqualTo(JSON);
+            assertThat(r.header("Accept-Ranges")).as("no ranges of the encoded bytes").isNull();
             c.send(get("/static/data.json", "Accept-Encoding: gzip", "If-None-Match: " + weak));
-            assertThat(c.read().status()).as("the weak tag still validates").isEqualTo(304);
+            RawConnection.Response revalidated = c.read();
+            assertThat(revalidated.status()).as("the weak tag still validates").isEqualTo(304);
+            assertThat(revalidated.header("ETag")).as("the 304 says the tag its 200 had").isEqualTo(weak);
+            c.send(get("/static/data.json", "If-None-Match: " + weak.substring(2)));
+            RawConnection.Response identity = c.read();
+            assertThat(identity.status()).isEqualTo(304);
+            assertThat(identity.header("ETag")).as("a client holding the file itself").isEqualTo(weak.substring(2));
+            c.send(get("/static/data.json"));
+            assertThat(c.read().header("Accept-Ranges")).as("the file itself has ranges").isEqualTo("bytes");
             c.send(get("/static/big.bin", "Accept-Encoding: gzip"));
             RawConnection.Response bin = c.read();
             assertThat(bin.header("Content-Encoding")).isNull();

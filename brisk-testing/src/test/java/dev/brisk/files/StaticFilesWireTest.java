@@ -277,6 +277,8 @@ class StaticFilesWireTest {
                     + "Content-Length: 0\r\n"
                     + "Location: sub/\r\n"
                     + "\r\n");
+            c.send(get("/static/sub?page=2&q=a%20b"));
+            assertThat(c.read().header("Location")).as("the query goes along").isEqualTo("sub/?page=2&q=a%20b");
             c.send(get("/static"));
             assertThat(c.read().header("Location")).isEqualTo("static/");
             c.send(get("/static/empty/"));
@@ -303,6 +305,13 @@ class StaticFilesWireTest {
             assertThat(c.read().body()).isEqualTo(StaticTree.HELLO);
             c.send(get("/static//hello.txt"));
             assertThat(c.read().body()).as("empty segments are dropped").isEqualTo(StaticTree.HELLO);
+            // names the file system cannot hold (ENAMETOOLONG) are not there: 404, not a 500 and a log entry
+            c.send(get("/static/" + "a".repeat(300)));
+            assertThat(c.read().status()).isEqualTo(404);
+            c.send(get("/static/" + "b".repeat(300) + "/hello.txt"));
+            assertThat(c.read().status()).isEqualTo(404);
+            c.send(get("/static/hello.txt"));
+            assertThat(c.read().body()).as("the connection serves on").isEqualTo(StaticTree.HELLO);
         }
     }
 

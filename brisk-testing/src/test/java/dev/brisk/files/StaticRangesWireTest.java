@@ -306,6 +306,29 @@ class StaticRangesWireTest {
             assertThat(r.header("Content-Encoding")).isEqualTo("gzip");
             assertThat(r.header("Content-Range")).isEqualTo("bytes 0-9/" + gz.length);
             assertThat(r.bodyBytes()).isEqualTo(Arrays.copyOf(gz, 10));
+
+            // the 416's own text is not encoded: it says no Content-Encoding
+            c.send(get("/static/app.js", "Accept-Encoding: gzip", "Range: bytes=" + (gz.length + 10) + "-"));
+            RawConnection.Response none = c.read();
+            assertThat(none.status()).isEqualTo(416);
+            assertThat(none.header("Content-Range")).isEqualTo("bytes */" + gz.length);
+            assertThat(none.header("Content-Encoding")).isNull();
+            assertThat(none.body()).isEqualTo("Range Not Satisfiable");
+
+            // several ranges of the sibling: no multipart wrapper labelled gzip; the whole sibling instead
+            c.send(get("/static/app.js", "Accept-Encoding: gzip", "Range: bytes=0-9,20-29"));
+            RawConnection.Response whole = c.read();
+            assertThat(whole.status()).isEqualTo(200);
+            assertThat(whole.header("Content-Encoding")).isEqualTo("gzip");
+            assertThat(whole.header("Content-Type")).doesNotStartWith("multipart/");
+            assertThat(whole.bodyBytes()).isEqualTo(gz);
+
+            // the file itself still gets its multipart answer
+            c.send(get("/static/app.js", "Range: bytes=0-9,20-29"));
+            RawConnection.Response parts = c.read();
+            assertThat(parts.status()).isEqualTo(206);
+            assertThat(parts.header("Content-Type")).startsWith("multipart/byteranges");
+            assertThat(parts.header("Content-Encoding")).isNull();
         }
     }
 
@@ -334,6 +357,10 @@ class StaticRangesWireTest {
             assertThat(busy.status()).isEqualTo(503);
             assertThat(busy.header("Retry-After")).isEqualTo("1");
             assertThat(busy.body()).isEqualTo("Too many files open: try again shortly");
+            c.send(get("/static/app.js", "Accept-Encoding: gzip"));
+            RawConnection.Response busyGz = c.read();
+            assertThat(busyGz.status()).isEqualTo(503);
+            assertThat(busyGz.header("Content-Encoding")).as("the 503's text is not encoded").isNull();
             c.send(get("/static/hello.txt", "Range: bytes=0-1,3-4"));
             assertThat(c.read().status()).as("a multipart body holds its file open too").isEqualTo(503);
             c.send(get("/static/hello.txt"));

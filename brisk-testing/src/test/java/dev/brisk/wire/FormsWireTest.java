@@ -233,6 +233,27 @@ class FormsWireTest {
         }
     }
 
+    @Test
+    void backslashesInAFileNameStayExceptBeforeAQuoteOrABackslash() throws Exception {
+        try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
+            byte[] content = random(7, 5);
+            // as curl sends `filename=a\b"c.txt` (a quote as %22), and as old browsers sent whole Windows paths
+            String[][] cases = {
+                    {"a\\b%22c.txt", "a\\b%22c.txt"},
+                    {"C:\\Users\\x\\a.txt", "C:\\Users\\x\\a.txt"},
+                    {"say \\\"hi\\\".txt", "say \"hi\".txt"},
+                    {"back\\\\slash.txt", "back\\slash.txt"}};
+            for (String[] k : cases) {
+                byte[] form = new Form().file("f", k[0], content).end();
+                for (String path : new String[] {"/parts", "/stream"}) {
+                    RawConnection.Response r = post(c, path, form);
+                    assertThat(r.status()).as(k[0]).isEqualTo(200);
+                    assertThat(r.body()).as(k[0]).startsWith("f:" + k[1] + ":7:" + crc(content));
+                }
+            }
+        }
+    }
+
     // ---- urlencoded ----------------------------------------------------------------------------
 
     @Test

@@ -6,8 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -70,7 +69,9 @@ public final class DirectorySource implements Source {
                 }
                 a = Files.readAttributes(p, BasicFileAttributes.class);
             }
-        } catch (NoSuchFileException | NotDirectoryException e) {
+        } catch (FileSystemException e) {
+            // none there (NoSuchFile, NotDirectory), or none it could be: a name too long for the file
+            // system, a loop of links, a directory it may not enter. Not found, as nginx answers them
             return null;
         }
         if (!a.isRegularFile() && !a.isDirectory()) {

@@ -99,7 +99,9 @@ public final class StaticFileHandler implements Handler {
                 throw new HttpException.NotFound("Not Found"); // no listings
             }
             if (!p.trailingSlash() && !p.segments().isEmpty()) {
-                ctx.redirect(RequestPath.encodeSegment(p.last()) + "/", 301); // relative links need the slash
+                String query = ctx.queryString();
+                // relative links need the slash; the query goes along
+                ctx.redirect(RequestPath.encodeSegment(p.last()) + "/" + (query == null || query.isEmpty() ? "" : "?" + query), 301);
                 return;
             }
             r = index;
@@ -156,31 +158,36 @@ public final class StaticFileHandler implements Handler {
             return;
         }
         ctx.header("Accept-Ranges", "bytes");
-        if (coding != null) {
-            ctx.header("Content-Encoding", coding);
-        }
         String type = types.of(name);
         boolean head = ctx.method().equals("HEAD");
         String range = head ? null : ctx.header("Range"); // ranges are defined for GET only
         long[] ranges = range != null && Preconditions.rangeApplies(ctx.header("If-Range"), etag, modified)
                 ? ByteRanges.parse(range, length, maxRanges) : ByteRanges.IGNORE;
         if (ranges == ByteRanges.UNSATISFIABLE) {
+            // the answer's own text is not encoded: no Content-Encoding on it
             ctx.status(416).header("Content-Range", "bytes */" + length).text("Range Not Satisfiable");
             return;
+        }
+        if (coding != null && ranges.length > 2) {
+            // several ranges of an encoded file: a multipart/byteranges message of them would say
+            // Content-Encoding for a wrapper that is not encoded. The whole file instead (RFC 9110
+            // lets a server ignore Range)
+            ranges = ByteRanges.IGNORE;
         }
         if (ranges == ByteRanges.IGNORE) {
             ctx.contentType(type);
             if (head) {
+                encoded(ctx, coding);
                 ctx.stream(new UnsentBody(length)); // the length, without opening the file
             } else {
-                send(ctx, rep, 0, length);
+                send(ctx, rep, 0, length, coding);
             }
             return;
         }
         ctx.status(206);
         if (ranges.length == 2) {
             ctx.contentType(type).header("Content-Range", "bytes " + ranges[0] + "-" + ranges[1] + "/" + length);
-            send(ctx, rep, ranges[0], ranges[1] - ranges[0] + 1);
+            send(ctx, rep, ranges[0], ranges[1] - ranges[0] + 1, coding);
             return;
         }
         String boundary = "brisk-" + Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
@@ -193,8 +200,11 @@ public final class StaticFileHandler implements Handler {
         ctx.stream(new MultipartRanges(open(rep, 0, length, files), ranges, boundary, type, length));
     }
 
-    /** Sets bytes {@code [start, start + count)} of {@code rep} as the body: read now when small, else from the file. */
-    private void send(Context ctx, Resource rep, long start, long count) throws IOException {
+    /**
+     * Sets bytes {@code [start, start + count)} of {@code rep} as the body: read now when small, else
+     * from the file; {@code coding} is the representation's content coding, or null.
+     */
+    private void send(Context ctx, Resource rep, long start, long count, String coding) throws IOException {
         OpenFiles files = openFiles;
         if (!files.tryAcquire()) {
             busy(ctx);
@@ -211,9 +221,12 @@ public final class StaticFileHandler implements Handler {
             } finally {
                 files.release();
             }
+            encoded(ctx, coding); // only with the file's bytes: never on a 503 or an error page
             ctx.bytes(bytes);
         } else {
-            ctx.stream(open(rep, start, count, files));
+            SizedBody body = open(rep, start, count, files);
+            encoded(ctx, coding);
+            ctx.stream(body);
         }
     }
 
@@ -225,6 +238,12 @@ public final class StaticFileHandler implements Handler {
             throw new HttpException.NotFound("Not Found"); // gone since it was looked up
         } catch (AccessDeniedException e) {
             throw new HttpException.Forbidden("Forbidden");
+        }
+    }
+
+    private static void encoded(Context ctx, String coding) {
+        if (coding != null) {
+            ctx.header("Content-Encoding", coding);
         }
     }
 

@@ -137,10 +137,9 @@ final class Disposition {
                     if (c == '"') {
                         break;
                     }
-                    if (c == '\\') {
-                        if (i == n) {
-                            throw bad(what, "a quoted parameter value is not closed");
-                        }
+                    if (c == '\\' && i < n && (value.charAt(i) == '"' || value.charAt(i) == '\\')) {
+                        // an escape only before a quote or a backslash: browsers and curl escape nothing
+                        // else (a quote they send as %22), and a Windows path's backslashes stay
                         c = value.charAt(i++);
                     }
                     b.append(c);

@@ -35,7 +35,11 @@ final class ResponseCompression {
             return;
         }
         int status = ex.status();
-        if (status < 200 || status == 204 || status == 206 || status == 304) {
+        if (status == 304) {
+            weakenRevalidated(ex);
+            return;
+        }
+        if (status < 200 || status == 204 || status == 206) {
             return;
         }
         if (ex.responseHeader("Content-Encoding") != null || ex.responseHeader("Content-Range") != null
@@ -85,9 +89,33 @@ final class ResponseCompression {
             ex.encodedBody(coding.encode(body(ex)));
         }
         ex.header("Content-Encoding", name);
+        // ranges are served from the unencoded bytes only: this representation has none to offer
+        ex.removeResponseHeader("Accept-Ranges");
         String etag = ex.responseHeader("ETag");
         if (etag != null && !etag.startsWith("W/")) {
             ex.header("ETag", "W/" + etag); // another byte sequence of the same resource
+        }
+    }
+
+    /**
+     * A 304 carries the entity tag its 200 would have (RFC 9110 15.4.5). The 200 this client holds was
+     * encoded when it names the weakened form of the tag in {@code If-None-Match}: then the 304 says
+     * that form too, so that a cache does not store the unencoded representation's strong tag with the
+     * encoded bytes (and later splice ranges of the other into them).
+     */
+    private static void weakenRevalidated(Exchange ex) {
+        String etag = ex.responseHeader("ETag");
+        if (etag == null || etag.startsWith("W/")) {
+            return;
+        }
+        String inm;
+        try {
+            inm = ex.header("If-None-Match");
+        } catch (IllegalStateException released) {
+            return;
+        }
+        if (inm != null && inm.contains("W/" + etag)) {
+            ex.header("ETag", "W/" + etag);
         }
     }
 

@@ -51,6 +51,12 @@ final class ResponseHeaders extends AbstractList<String> implements RandomAccess
 
     /** Replaces every field named {@code name} with this one, added last. */
     void set(String name, String value) {
+        remove(name);
+        add(name, value);
+    }
+
+    /** Removes every field named {@code name}. */
+    void remove(String name) {
         int w = 0;
         for (int r = 0; r < size; r += 2) {
             if (pairs[r].equalsIgnoreCase(name)) {
@@ -61,7 +67,6 @@ final class ResponseHeaders extends AbstractList<String> implements RandomAccess
         }
         Arrays.fill(pairs, w, size, null);
         size = w;
-        add(name, value);
     }
 
     /** The first value of {@code name}, or null. */

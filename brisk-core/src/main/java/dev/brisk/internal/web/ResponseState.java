@@ -225,6 +225,13 @@ abstract class ResponseState extends RequestHeadState implements Context {
         return this;
     }
 
+    /** Removes every response field named {@code name} (not the content type). */
+    void removeResponseHeader(String name) {
+        if (headers != null) {
+            headers.remove(name);
+        }
+    }
+
     @Override
     public String responseHeader(String name) {
         if (name.equalsIgnoreCase("Content-Type")) {
