@@ -68,7 +68,7 @@ public interface Part {
      * value of a form field. Bounded as {@link #bytes()}.
      *
      * @return the content as text
-     * @throws HttpException as {@link #bytes()}
+     * @throws HttpException as {@link #bytes()}; 400 when the bytes are not valid in that charset
      */
     String text();
 }

@@ -288,6 +288,16 @@ class FormsWireTest {
                 assertThat(u.body()).contains("not valid UTF-8");
                 c.send(head("/fields", "application/x-www-form-urlencoded; charset=ISO-8859-1", latin.length()) + latin);
                 assertThat(c.read().body()).startsWith("{a=[\u00e9]}");
+                // the same bytes as a multipart field: a 400 naming the part as well, not a U+FFFD
+                byte[] bad = new Form().ascii("--" + B + "\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\n")
+                        .raw(new byte[] {(byte) 0xE9, 'x'}).ascii("\r\n").end();
+                RawConnection.Response mp = post(c, "/fields", bad);
+                assertThat(mp.status()).isEqualTo(400);
+                assertThat(mp.body()).contains("Form part \"g\" is not valid UTF-8");
+                byte[] latinPart = new Form().ascii("--" + B + "\r\nContent-Disposition: form-data; name=\"g\"\r\n"
+                        + "Content-Type: text/plain; charset=ISO-8859-1\r\n\r\n")
+                        .raw(new byte[] {(byte) 0xE9, 'x'}).ascii("\r\n").end();
+                assertThat(post(c, "/fields", latinPart).body()).startsWith("{g=[\u00e9x]}");
                 c.send(head("/fields", "application/json", 2) + "{}");
                 RawConnection.Response j = c.read();
                 assertThat(j.status()).isEqualTo(415);

@@ -42,6 +42,21 @@ final class PartHead {
         return contentType;
     }
 
+    /**
+     * The part's content {@code bytes} as text, in its {@code Content-Type}'s charset, else UTF-8;
+     * bytes not valid in it are a 400 naming the part, never a replacement character (as a urlencoded
+     * form's). An unknown or unsupported charset is the same {@link dev.brisk.Context#charsetOf} fallback.
+     */
+    String text(byte[] bytes) {
+        java.nio.charset.Charset cs = dev.brisk.Context.charsetOf(contentType, StandardCharsets.UTF_8);
+        try {
+            return cs.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new HttpException.BadRequest("Form part \"" + name + "\" is not valid " + cs.name());
+        }
+    }
+
     String header(String n) {
         for (int i = 0; i < fields.length; i += 2) {
             if (fields[i].equalsIgnoreCase(n)) {

@@ -9,7 +9,6 @@ import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.web.BodyUnavailableException;
 import dev.brisk.internal.web.RequestBody;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -131,7 +130,7 @@ final class StoredParts {
 
         @Override
         public String text() {
-            return new String(bytes(), dev.brisk.Context.charsetOf(head.contentType(), StandardCharsets.UTF_8));
+            return head.text(bytes());
         }
 
         @Override

@@ -5,7 +5,6 @@ import dev.brisk.Multipart;
 import dev.brisk.Part;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -121,7 +120,7 @@ final class StreamedParts implements Multipart {
 
         @Override
         public String text() {
-            return new String(bytes(), dev.brisk.Context.charsetOf(head.contentType(), StandardCharsets.UTF_8));
+            return head.text(bytes());
         }
 
         @Override
