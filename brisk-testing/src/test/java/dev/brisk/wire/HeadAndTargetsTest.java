@@ -68,6 +68,48 @@ class HeadAndTargetsTest {
     }
 
     @Test
+    void theEnginesOwnRefusalsOfAHeadRequestHaveNoBody() {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes())) {
+            String[][] cases = {
+                    {"HEAD /hello HTTP/1.1\r\nHost: x y\r\n\r\n", "400"},
+                    {"HEAD /hello HTTP/1.1\r\nHost: x\r\nContent-Length: +1\r\n\r\n", "400"},
+                    {"HEAD /hello HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "501"},
+                    {"HEAD /hello HTTP/1.1\r\nHost: x\r\nExpect: x\r\n\r\n", "417"}};
+            for (String[] k : cases) {
+                try (RawConnection c = t.raw()) {
+                    c.send(k[0]);
+                    String head = c.readHead();
+                    assertThat(head).as(k[0]).startsWith("HTTP/1.1 " + k[1]).contains("Connection: close\r\n");
+                    // the length a GET would get, and not one byte of it (RFC 9110 9.3.2)
+                    assertThat(head).as(k[0]).containsPattern("Content-Length: [1-9]");
+                    assertThat(c.readAll()).as(k[0]).isEmpty();
+                }
+            }
+            try (RawConnection c = t.raw()) {
+                c.send("GET /hello HTTP/1.1\r\nHost: x y\r\n\r\n");
+                assertThat(c.read().body()).as("GET still gets the reason").isEqualTo("Malformed Host header\n");
+            }
+        }
+    }
+
+    @Test
+    void theAsteriskTargetIsForOptionsOnly() {
+        try (BriskTestServer t = Wire.start(engine, Wire.routes())) {
+            try (RawConnection c = t.raw()) {
+                c.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n");
+                RawConnection.Response r = c.read();
+                assertThat(r.status()).isEqualTo(400);
+                assertThat(r.body()).isEqualTo("The asterisk target is for OPTIONS only\n");
+                assertThat(c.closedWithin(2_000)).isTrue();
+            }
+            try (RawConnection c = t.raw()) {
+                c.send("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(c.read().status()).isBetween(200, 299);
+            }
+        }
+    }
+
+    @Test
     void headOnAStreamedRouteHasNoBody() {
         try (BriskTestServer t = Wire.start(engine, cfg -> {
             Wire.routes().accept(cfg);
@@ -145,14 +187,6 @@ class HeadAndTargetsTest {
             assertThat(r.header("Content-Length")).isNull();
             assertThat(r.header("Connection")).isNull();
             assertThat(c.read().body()).as("no body bytes before the next response").isEqualTo("hello");
-        }
-    }
-
-    @Test
-    void asteriskTargetWithAnotherMethodIs404() {
-        try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
-            c.send("GET * HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(c.read().status()).isEqualTo(404);
         }
     }
 

@@ -3,7 +3,8 @@ package dev.brisk.internal.http;
 /**
  * Incremental decoder of a chunked request body (RFC 9112 section 7.1): bytes in, data out, no socket.
  * Chunk extensions are skipped but bounded; trailer fields are checked for syntax, bounded by the
- * header-size limit, and dropped. Sizes must be plain hex (no sign, no {@code 0x}, at most 15 digits).
+ * header-size limit, and dropped. Sizes must be plain hex (no sign, no {@code 0x}): at most 15
+ * significant digits after any leading zeros, at most {@value #MAX_SIZE_DIGITS} digits in all.
  */
 public final class ChunkedDecoder {
     private static final int SIZE = 0;
@@ -24,6 +25,8 @@ public final class ChunkedDecoder {
     private final int maxTrailer;
     private int state = SIZE;
     private long remaining;
+    /** The most digits a chunk size may have, leading zeros included: a bound on the line. */
+    private static final int MAX_SIZE_DIGITS = 64;
     private int digits;
     private int extBytes;
     private int trailerBytes;
@@ -60,8 +63,11 @@ public final class ChunkedDecoder {
                 case SIZE -> {
                     int v = hex(c);
                     if (v >= 0) {
-                        if (++digits > 15) {
-                            throw new HttpParseException(400, "Chunk size too large");
+                        if (++digits > MAX_SIZE_DIGITS) {
+                            throw new HttpParseException(400, "Chunk size has too many digits");
+                        }
+                        if (remaining >= 1L << 56) {
+                            throw new HttpParseException(400, "Chunk size too large"); // a 16th significant digit
                         }
                         remaining = remaining * 16 + v;
                     } else if (digits == 0) {

@@ -33,6 +33,8 @@ public final class RequestParser {
 
     private int methodStart;
     private int methodEnd;
+    /** The request line said HEAD (false until it is parsed). */
+    private boolean head;
     private int targetStart;
     private int targetEnd;
     private int pathStart;
@@ -85,6 +87,7 @@ public final class RequestParser {
         expectOther = false;
         hostCount = 0;
         headEnd = 0;
+        head = false;
     }
 
     /** Whether any byte of a request has been consumed (leading empty lines included). */
@@ -190,6 +193,7 @@ public final class RequestParser {
         }
         methodStart = from - start;
         methodEnd = i - start;
+        head = i - from == 4 && b[from] == 'H' && b[from + 1] == 'E' && b[from + 2] == 'A' && b[from + 3] == 'D';
         int ts = ++i;
         while (i < to && b[i] != ' ') {
             if (!Ascii.isTargetChar(b[i])) {
@@ -300,7 +304,7 @@ public final class RequestParser {
 
     private void contentLength(byte[] b, int vs, int ve) throws HttpParseException {
         int len = ve - vs;
-        if (len == 0 || len > 18) {
+        if (len == 0) {
             throw new HttpParseException(400, "Invalid Content-Length");
         }
         long v = 0;
@@ -309,7 +313,10 @@ public final class RequestParser {
             if (!isDigit(c)) {
                 throw new HttpParseException(400, "Invalid Content-Length");
             }
-            v = v * 10 + (c - '0');
+            if (v >= 100_000_000_000_000_000L) {
+                throw new HttpParseException(400, "Invalid Content-Length"); // a 19th significant digit
+            }
+            v = v * 10 + (c - '0'); // leading zeros are allowed (1*DIGIT): the value counts, not the digits
         }
         if (contentLength >= 0 && contentLength != v) {
             throw new HttpParseException(400, "Conflicting Content-Length values");
@@ -381,11 +388,80 @@ public final class RequestParser {
     }
 
     private static void checkHost(byte[] b, int vs, int ve) throws HttpParseException {
-        for (int i = vs; i < ve; i++) {
-            if (!Ascii.isHostChar(b[i])) {
-                throw new HttpParseException(400, "Malformed Host header");
+        if (!validAuthority(b, vs, ve)) {
+            throw new HttpParseException(400, "Malformed Host header");
+        }
+    }
+
+    /**
+     * Whether {@code b[from, to)} is {@code uri-host [ ":" port ]} (RFC 9110 7.2, RFC 3986 3.2.2): a
+     * bracketed IP literal, or a reg-name / IPv4 address (unreserved, sub-delims, whole %-escapes),
+     * then at most a port of up to five digits, 65535 at most. No user info. Empty is allowed (a
+     * target without an authority has an empty Host).
+     */
+    static boolean validAuthority(byte[] b, int from, int to) {
+        int i = from;
+        if (i < to && b[i] == '[') {
+            int close = ++i;
+            while (close < to && b[close] != ']') {
+                byte c = b[close];
+                if (!(isHexDigit(c) || c == ':' || c == '.' || c == 'v' || c == 'V')) {
+                    return false;
+                }
+                close++;
+            }
+            if (close == to || close == i) {
+                return false;
+            }
+            i = close + 1;
+        } else {
+            while (i < to && b[i] != ':') {
+                byte c = b[i];
+                if (c == '%') {
+                    if (i + 2 >= to || !isHexDigit(b[i + 1]) || !isHexDigit(b[i + 2])) {
+                        return false;
+                    }
+                    i += 3;
+                    continue;
+                }
+                if (!Ascii.isHostChar(c) || c == '[' || c == ']') {
+                    return false;
+                }
+                i++;
             }
         }
+        if (i == to) {
+            return true;
+        }
+        if (b[i] != ':' || to - i - 1 > 5) {
+            return false;
+        }
+        int port = 0;
+        for (i++; i < to; i++) {
+            if (!isDigit(b[i])) {
+                return false;
+            }
+            port = port * 10 + (b[i] - '0');
+        }
+        return port <= 65535;
+    }
+
+    /** Whether {@code b[from, to)} is the method OPTIONS (methods are case-sensitive). */
+    private static boolean isOptions(byte[] b, int from, int to) {
+        String m = "OPTIONS";
+        if (to - from != m.length()) {
+            return false;
+        }
+        for (int i = 0; i < m.length(); i++) {
+            if (b[from + i] != m.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHexDigit(byte c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     private void finish(byte[] b, int start) throws HttpParseException {
@@ -432,6 +508,9 @@ public final class RequestParser {
         if (b[ts] == '/') {
             p = ts;
         } else if (te - ts == 1 && b[ts] == '*') {
+            if (!isOptions(b, start + methodStart, start + methodEnd)) {
+                throw new HttpParseException(400, "The asterisk target is for OPTIONS only"); // RFC 9112 3.2.4
+            }
             pathStart = targetStart;
             pathEnd = targetEnd;
             return;
@@ -443,6 +522,9 @@ public final class RequestParser {
             }
             if (p == authority) {
                 throw new HttpParseException(400, "Absolute-form target without a host");
+            }
+            if (!validAuthority(b, authority, p)) {
+                throw new HttpParseException(400, "Malformed host in the request target");
             }
         } else {
             throw new HttpParseException(400, "Malformed request target");
@@ -481,6 +563,8 @@ public final class RequestParser {
 
     /** Length of the head, final CRLF included. */
     public int headEnd() { return headEnd; }
+    /** Whether the request being parsed (or just parsed) is a HEAD request: known once its request line is. */
+    public boolean head() { return head; }
     public int methodStart() { return methodStart; }
     public int methodEnd() { return methodEnd; }
     public int targetStart() { return targetStart; }

@@ -51,7 +51,7 @@ final class ErrorAnswers {
         String id = echoIds ? ex.requestId() : null;
         byte[] body = reason == ServerStats.ShedReason.BODY_MEMORY ? MEMORY_BODY
                 : reason == ServerStats.ShedReason.BODY_DISK ? DISK_BODY : SHED_BODY;
-        recorder.responded(Recorder.SHED, 503, ex, null, id, body.length);
+        recorder.responded(Recorder.SHED, 503, ex, null, id, parser.head() ? 0 : body.length);
         int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
         return answer(503, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id),
@@ -66,15 +66,18 @@ final class ErrorAnswers {
     ByteBuffer refusal(Exchange ex, int status, String message) {
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         String id = !echoIds ? null : ex != null ? ex.requestId() : RequestIds.generate();
-        recorder.responded(Recorder.REFUSED, status, ex, null, id, body.length);
+        recorder.responded(Recorder.REFUSED, status, ex, null, id, parser.head() ? 0 : body.length);
         return answer(status, id == null ? List.of() : List.of(RequestIds.HEADER, id), body,
                 ResponseEncoder.CONNECTION_CLOSE);
     }
 
+    /** The answer's bytes; to a HEAD request its head only (RFC 9110 9.3.2), with the length GET would get. */
     private ByteBuffer answer(int status, List<String> headers, byte[] body, int connection) {
         ByteBuffer out = wire.outPool().acquire();
         ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", headers, body.length, connection);
-        out.put(body, 0, Math.min(body.length, out.remaining()));
+        if (!parser.head()) {
+            out.put(body, 0, Math.min(body.length, out.remaining()));
+        }
         return out.flip();
     }
 }

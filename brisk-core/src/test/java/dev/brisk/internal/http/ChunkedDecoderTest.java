@@ -205,8 +205,12 @@ class ChunkedDecoderTest {
     }
 
     @Test
-    void leadingZerosUpToFifteenDigits() {
+    void leadingZerosCountNotTheValue() {
         assertThat(decodeAllWays("000000000000005\r\nhello\r\n000000000000000\r\n\r\n")).isEqualTo("hello");
+        // the grammar allows any number of leading zeros (1*HEXDIG); the line stays bounded at 64 digits
+        assertThat(decodeAllWays("0000000000000005\r\nhello\r\n0000000000000000\r\n\r\n")).isEqualTo("hello");
+        assertThat(decodeAllWays("0".repeat(63) + "5\r\nhello\r\n" + "0".repeat(64) + "\r\n\r\n")).isEqualTo("hello");
+        assertThat(decodeAllWays("0" + "fffffffffffffff".replace('f', '0') + "1\r\nx\r\n0\r\n\r\n")).isEqualTo("x");
     }
 
     @Test
@@ -280,7 +284,8 @@ class ChunkedDecoderTest {
                 Arguments.of("leading space", " 5\r\nhello\r\n0\r\n\r\n", 400),
                 Arguments.of("0x prefix", "0x10\r\n0123456789abcdef\r\n0\r\n\r\n", 400),
                 Arguments.of("16 hex digits", "1000000000000000\r\n", 400),
-                Arguments.of("16 zero digits", "0000000000000000\r\n\r\n", 400),
+                Arguments.of("16 significant digits after zeros", "01000000000000000\r\n", 400),
+                Arguments.of("65 digits", "0".repeat(64) + "5\r\nhello\r\n0\r\n\r\n", 400),
                 Arguments.of("20 hex digits", "FFFFFFFFFFFFFFFFFFFF\r\n", 400),
                 Arguments.of("whitespace before CRLF", "5 \r\nhello\r\n0\r\n\r\n", 400),
                 Arguments.of("data longer than size", "5\r\nhelloX\r\n0\r\n\r\n", 400),

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * body       = *chunk last-chunk trailer CRLF
- * chunk      = size [ext] CRLF data CRLF        size = 1*15HEXDIG, data = size bytes
- * last-chunk = 1*15"0" [ext] CRLF
+ * chunk      = size [ext] CRLF data CRLF        size = *"0" 1*15HEXDIG (1 to 64 digits in all),
+ *                                               data = size bytes
+ * last-chunk = 1*64"0" [ext] CRLF
  * ext        = *(SP / HTAB) ";" *field-char      (skipped: only its bytes are counted)
  * trailer    = *(1*tchar ":" *field-char CRLF)   (checked and dropped)
  * </pre>
@@ -27,7 +28,8 @@ import java.util.regex.Pattern;
 final class ReferenceChunkedDecoder {
     private static final String FIELD_CHAR = "[\\t\\x20-\\x7e\\x80-\\xff]";
     private static final String TCHAR = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
-    private static final Pattern SIZE_LINE = Pattern.compile("([0-9A-Fa-f]{1,15})((?:[ \\t]*;" + FIELD_CHAR + "*)?)\\r\\n");
+    private static final Pattern SIZE_LINE = Pattern.compile(
+            "(?=[0-9A-Fa-f]{1,64}(?![0-9A-Fa-f]))0*([0-9A-Fa-f]{1,15})((?:[ \\t]*;" + FIELD_CHAR + "*)?)\\r\\n");
     private static final Pattern TRAILER_LINE = Pattern.compile(TCHAR + "+:" + FIELD_CHAR + "*\\r\\n|\\r\\n");
 
     private ReferenceChunkedDecoder() {

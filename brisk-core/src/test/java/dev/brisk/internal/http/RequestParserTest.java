@@ -337,6 +337,10 @@ class RequestParserTest {
         Head eighteenDigits = parseAllWays(() -> new RequestParser(STD_LINE, STD_HEADER, STD_FIELDS, Long.MAX_VALUE),
                 head("POST / HTTP/1.1", "Host: a", "Content-Length: 999999999999999999"));
         assertThat(eighteenDigits.contentLength()).isEqualTo(999_999_999_999_999_999L);
+        // leading zeros are digits of the grammar (1*DIGIT): the value is bounded, not the digit count
+        Head zeros = parseAllWays(RequestParserTest::standard,
+                head("POST / HTTP/1.1", "Host: a", "Content-Length: 0000000000000000005") + "hello");
+        assertThat(zeros.contentLength()).isEqualTo(5);
     }
 
     @Test
@@ -387,7 +391,7 @@ class RequestParserTest {
     @Test
     void hostForms() {
         for (String host : List.of("example.com:8080", "[::1]:8080", "127.0.0.1", "xn--caf-dma.example", "a_b~c",
-                "")) {
+                "", "[::1]", "x:", "x:65535", "caf%C3%A9.example", "[v1.fe80::1]", "x:00080")) {
             Head h = parseAllWays(RequestParserTest::standard, get("Host: " + host));
             assertThat(h.fields()).as(host).isEqualTo(entries("Host", host));
         }
@@ -551,6 +555,22 @@ class RequestParserTest {
                         head("POST / HTTP/1.1", "Host: a", "Content-Length: 1234567890123456789"), 400),
                 Arguments.of("Content-Length 20 digits",
                         head("POST / HTTP/1.1", "Host: a", "Content-Length: 12345678901234567890"), 400),
+                Arguments.of("Content-Length 19 significant digits after zeros",
+                        head("POST / HTTP/1.1", "Host: a", "Content-Length: 001234567890123456789"), 400),
+                Arguments.of("Host with a port not a number", get("Host: x:abc"), 400),
+                Arguments.of("Host with two ports", get("Host: x:1:2"), 400),
+                Arguments.of("Host with a port over 65535", get("Host: x:65536"), 400),
+                Arguments.of("Host with a port of six digits", get("Host: x:000080"), 400),
+                Arguments.of("Host with an unclosed IP literal", get("Host: [::1"), 400),
+                Arguments.of("Host with text after an IP literal", get("Host: [::1]x"), 400),
+                Arguments.of("Host with a bracket in a name", get("Host: a]b"), 400),
+                Arguments.of("Host with an empty IP literal", get("Host: []"), 400),
+                Arguments.of("Host with a broken escape", get("Host: %zz"), 400),
+                Arguments.of("Host with an unfinished escape", get("Host: a%4"), 400),
+                Arguments.of("absolute-form with a port not a number", head("GET http://x:abc/ HTTP/1.1", "Host: x"), 400),
+                Arguments.of("absolute-form with user info", head("GET http://u@x/ HTTP/1.1", "Host: x"), 400),
+                Arguments.of("asterisk target with GET", head("GET * HTTP/1.1", "Host: x"), 400),
+                Arguments.of("asterisk target with lowercase options", head("options * HTTP/1.1", "Host: x"), 400),
                 Arguments.of("Content-Length list '5, 5'", head("POST / HTTP/1.1", "Host: a", "Content-Length: 5, 5"), 400),
                 Arguments.of("Content-Length list '5,5'", head("POST / HTTP/1.1", "Host: a", "Content-Length: 5,5"), 400),
                 Arguments.of("TE chunked, gzip", head("POST / HTTP/1.1", "Host: a", "Transfer-Encoding: chunked, gzip"), 400),
