@@ -224,9 +224,19 @@ class Http2ClientsTest {
                 https("/users/7?q=x"));
         assertThat(tls).isEqualTo("user 7 q=x\n2");
         app.close();
-        start(cfg -> { });
+        Path files = Files.createDirectories(dir.resolve("files"));
+        Files.write(files.resolve("big.bin"), BIG);
+        start(cfg -> cfg.staticFiles("/files", dev.brisk.StaticFiles.directory(files)));
         String base = "http://127.0.0.1:" + app.port();
         assertThat(curl("--http2-prior-knowledge", "-w", "\n%{http_version}", base + "/hello")).isEqualTo("hello\n2");
+        // a file says its length over HTTP/2 as over HTTP/1.1: on GET and on HEAD
+        assertThat(curl("--http2-prior-knowledge", "-I", base + "/files/big.bin"))
+                .contains("HTTP/2 200").contains("content-length: " + BIG.length);
+        assertThat(curl("--http2-prior-knowledge", "-s", "-D", "-", "-o", "/dev/null", base + "/files/big.bin"))
+                .contains("content-length: " + BIG.length);
+        // an expectation it cannot meet is a 417, as over HTTP/1.1
+        assertThat(curl("--http2-prior-knowledge", "-H", "Expect: something", "-w", "%{http_code}", "-o", "/dev/null",
+                base + "/hello")).isEqualTo("417");
         Path big = dir.resolve("big.bin");
         Files.write(big, BIG);
         Path got = dir.resolve("got.bin");

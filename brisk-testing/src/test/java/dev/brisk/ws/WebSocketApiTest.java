@@ -82,7 +82,14 @@ class WebSocketApiTest {
                         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n");
                 var resp = r.read();
                 assertThat(resp.status()).isEqualTo(426);
+                assertThat(resp.statusLine()).isEqualTo("HTTP/1.1 426 Upgrade Required");
                 assertThat(resp.header("Sec-WebSocket-Version")).isEqualTo("13");
+                r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                        + "Sec-WebSocket-Version: 13\r\n\r\n");
+                var twice = r.read();
+                assertThat(twice.status()).as("the key sent twice (RFC 6455 11.3.1)").isEqualTo(400);
+                assertThat(twice.body()).contains("Sec-WebSocket-Key must be sent once");
                 r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n");
                 assertThat(r.read().status()).isEqualTo(400);

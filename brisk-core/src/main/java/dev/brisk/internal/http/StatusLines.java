@@ -53,7 +53,9 @@ public final class StatusLines {
             case 415 -> "Unsupported Media Type";
             case 416 -> "Range Not Satisfiable";
             case 417 -> "Expectation Failed";
+            case 421 -> "Misdirected Request";
             case 422 -> "Unprocessable Content";
+            case 426 -> "Upgrade Required";
             case 429 -> "Too Many Requests";
             case 431 -> "Request Header Fields Too Large";
             case 500 -> "Internal Server Error";

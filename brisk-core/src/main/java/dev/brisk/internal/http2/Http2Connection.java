@@ -289,6 +289,22 @@ final class Http2Connection implements Protocol {
         return idleSince + idleNanos;
     }
 
+    /**
+     * On a blocking wire, after a handler ran inline while frames are being read: sends what is ready
+     * (its answer's frames as the windows allow, PING acks, SETTINGS acks) now. After a failed write
+     * (the peer gone, or closed for not reading) no more frames are read, so no more handlers run; the
+     * event's end ({@link #afterEvent}) closes the connection, not the middle of reading. Loop thread.
+     */
+    void flushBetweenHandlers() {
+        if (state != OPEN) {
+            return;
+        }
+        sender.sendData(wire.clock());
+        if (!out.flush()) {
+            reader.stop();
+        }
+    }
+
     /** Writes what responses queued from other threads made, once per burst of them. */
     private void flushTask() {
         flushQueued = false;

@@ -73,6 +73,10 @@ final class Http2Stream implements ExchangeOwner {
     ByteBuffer out;
     /** A body given as a stream, read piece by piece, or null. */
     InputStream source;
+    /** The {@code content-length} said for {@link #source} (a sized body: a file), else -1. */
+    long sourceLength = -1;
+    /** Bytes taken from {@link #source} so far. */
+    long sourceRead;
     /** The source's pump (on the NIO engine), or null. */
     BodyPump pump;
     /** Whether the last body bytes are known (a byte body, or the source ended): END_STREAM may follow them. */

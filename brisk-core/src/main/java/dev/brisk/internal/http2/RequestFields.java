@@ -45,6 +45,8 @@ final class RequestFields implements HpackDecoder.Sink {
     private boolean scheme;
     private boolean host;
     private boolean expectContinue;
+    /** An {@code expect} field other than {@code 100-continue}. */
+    private boolean expectOther;
     private long contentLength;
 
     RequestFields(int maxListSize, int maxFields) {
@@ -72,6 +74,7 @@ final class RequestFields implements HpackDecoder.Sink {
         scheme = false;
         host = false;
         expectContinue = false;
+        expectOther = false;
         contentLength = -1;
     }
 
@@ -110,9 +113,12 @@ final class RequestFields implements HpackDecoder.Sink {
         if (nl == 4 && Ascii.equalsIgnoreCase(name, no, nl, "host")) {
             host = true;
         }
-        if (nl == 6 && Ascii.equalsIgnoreCase(name, no, nl, "expect")
-                && Ascii.equalsIgnoreCase(value, vo, vl, "100-continue")) {
-            expectContinue = true;
+        if (nl == 6 && Ascii.equalsIgnoreCase(name, no, nl, "expect")) {
+            if (Ascii.equalsIgnoreCase(value, vo, vl, "100-continue")) {
+                expectContinue = true;
+            } else {
+                expectOther = true; // answered 417, as over HTTP/1.1
+            }
         }
         addField(name, no, nl, value, vo, vl);
     }
@@ -193,6 +199,11 @@ final class RequestFields implements HpackDecoder.Sink {
     /** Whether the client waits for {@code 100 Continue} before it sends the body. */
     boolean expectContinue() {
         return expectContinue;
+    }
+
+    /** Whether the request asked for an expectation other than {@code 100-continue} (none is met). */
+    boolean expectOther() {
+        return expectOther;
     }
 
     /** The {@code content-length}, or -1 when the request has none. */

@@ -165,6 +165,10 @@ final class RequestStreams implements FrameReader.StreamFrames {
             refuse(s, 501, "CONNECT is not supported");
             return;
         }
+        if (fields.expectOther()) {
+            refuse(s, 417, "Only Expect: 100-continue is supported");
+            return;
+        }
         s.contentLength = fields.contentLength();
         if (s.remoteClosed && s.contentLength > 0) {
             resetStream(s, H2.PROTOCOL_ERROR, true); // content-length promises a body that is not there

@@ -3,6 +3,7 @@ package dev.brisk.internal.http2;
 import dev.brisk.Method;
 import dev.brisk.internal.http.HttpDate;
 import dev.brisk.internal.http.ResponseEncoder;
+import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.RequestIds;
 import java.io.IOException;
@@ -127,7 +128,8 @@ final class ResponseSender {
             stream = null;
             length = -1;
         } else if (stream != null) {
-            length = -1;
+            // a sized body (a file, a HEAD's stand-in) says its length, as over HTTP/1.1
+            length = stream instanceof SizedBody sized && sized.length() >= 0 ? sized.length() : -1;
             if (head) {
                 Exchange.closeQuietly(stream);
                 stream = null;
@@ -180,6 +182,7 @@ final class ResponseSender {
         }
         if (stream != null) {
             s.source = stream;
+            s.sourceLength = length;
         } else {
             s.out = shared != null ? shared.duplicate()
                     : ByteBuffer.wrap(text != null ? text.getBytes(StandardCharsets.ISO_8859_1) : bytes);
@@ -340,6 +343,10 @@ final class ResponseSender {
                 ? s.out.array() : new byte[out.maxInline()];
         try {
             int n = s.source.read(buf, 0, buf.length);
+            if (!counted(s, n)) {
+                conn.bodyFailed(s);
+                return false;
+            }
             if (n < 0) {
                 Exchange.closeQuietly(s.source);
                 s.source = null;
@@ -360,7 +367,7 @@ final class ResponseSender {
         if (s.closed) {
             return;
         }
-        if (n == BodyPump.FAILED) {
+        if (n == BodyPump.FAILED || !counted(s, n)) {
             conn.bodyFailed(s);
             return;
         }
@@ -373,6 +380,22 @@ final class ResponseSender {
             s.out = ByteBuffer.wrap(buf, 0, n);
         }
         schedule(s);
+    }
+
+    /**
+     * Counts a piece of {@code s}'s body stream ({@code n} bytes, or below 0 at its end): false when a
+     * sized body gave more or fewer bytes than the {@code content-length} said (a file that changed
+     * while sent): the stream is reset rather than ended short.
+     */
+    private static boolean counted(Http2Stream s, int n) {
+        if (s.sourceLength < 0) {
+            return true;
+        }
+        if (n >= 0) {
+            s.sourceRead += n;
+            return s.sourceRead <= s.sourceLength;
+        }
+        return s.sourceRead == s.sourceLength;
     }
 
     /** The stream is gone: its body stream stops. */

@@ -79,7 +79,12 @@ final class StreamAdmission {
         }
         s.dispatched = true;
         if (wire.blocking()) {
+            // what is ready goes out before and after each inline handler, not once every frame already
+            // read has been handled: behind a burst of slow requests, each answer (and our SETTINGS, PING
+            // acks) would otherwise wait for all of them
+            conn.flushBetweenHandlers();
             shared.app.runInline(ex); // the blocking engine: this thread is the handler's, as for HTTP/1.1
+            conn.flushBetweenHandlers();
         } else {
             shared.app.dispatch(ex);
         }

@@ -56,6 +56,10 @@ final class Handshake implements Handler {
                     .header("Sec-WebSocket-Version", "13");
             return;
         }
+        if (ctx.headers("Sec-WebSocket-Key").size() > 1) {
+            refuse(ctx, 400, "Sec-WebSocket-Key must be sent once"); // RFC 6455 11.3.1
+            return;
+        }
         String key = trim(ctx.header("Sec-WebSocket-Key"));
         if (!validKey(key)) {
             refuse(ctx, 400, "Sec-WebSocket-Key must be 16 bytes in base64");
