@@ -277,6 +277,7 @@ class CompressionWireTest {
             RawConnection.Response revalidated = c.read();
             assertThat(revalidated.status()).as("the weak tag still validates").isEqualTo(304);
             assertThat(revalidated.header("ETag")).as("the 304 says the tag its 200 had").isEqualTo(weak);
+            assertThat(revalidated.header("Vary")).as("and its Vary").isEqualTo("Accept-Encoding");
             c.send(get("/static/data.json", "If-None-Match: " + weak.substring(2)));
             RawConnection.Response identity = c.read();
             assertThat(identity.status()).isEqualTo(304);

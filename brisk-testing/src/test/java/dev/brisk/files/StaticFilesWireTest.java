@@ -281,6 +281,8 @@ class StaticFilesWireTest {
             assertThat(c.read().header("Location")).as("the query goes along").isEqualTo("sub/?page=2&q=a%20b");
             c.send(get("/static"));
             assertThat(c.read().header("Location")).isEqualTo("static/");
+            c.send(get("/static?x=1"));
+            assertThat(c.read().header("Location")).isEqualTo("static/?x=1");
             c.send(get("/static/empty/"));
             assertThat(c.read().status()).as("no index, no listing").isEqualTo(404);
             c.send(get("/static/empty"));
@@ -310,6 +312,8 @@ class StaticFilesWireTest {
             assertThat(c.read().status()).isEqualTo(404);
             c.send(get("/static/" + "b".repeat(300) + "/hello.txt"));
             assertThat(c.read().status()).isEqualTo(404);
+            c.send(get("/static/" + ("c".repeat(250) + "/").repeat(18) + "hello.txt"));
+            assertThat(c.read().status()).as("a path longer than any file's").isEqualTo(404);
             c.send(get("/static/hello.txt"));
             assertThat(c.read().body()).as("the connection serves on").isEqualTo(StaticTree.HELLO);
         }

@@ -46,6 +46,28 @@ class Http2AnswerOrderTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void theEnginesOwnAnswerToAHeadHasNoData(Engine engine) throws Exception {
+        app = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+        }).start();
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, true, H2Conn.request("HEAD", "/hello", "expect", "something"));
+            H2Conn.Frame head = c.await(H2Conn.on(H2Conn.HEADERS, 1));
+            assertThat(head.status()).isEqualTo(417);
+            assertThat(head.has(H2Conn.END_STREAM)).as("no DATA may follow a HEAD's answer").isTrue();
+            c.headers(3, true, H2Conn.request("GET", "/hello", "expect", "something"));
+            H2Conn.Frame get = c.await(H2Conn.on(H2Conn.HEADERS, 3));
+            assertThat(get.status()).isEqualTo(417);
+            assertThat(get.has(H2Conn.END_STREAM)).as("a GET gets the reason").isFalse();
+            assertThat(new String(c.await(H2Conn.on(H2Conn.DATA, 3)).payload(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo("Only Expect: 100-continue is supported\n");
+        }
+    }
+
     /** A body that says 100 bytes (as a file does) and then gives fewer: a file that shrank while sent. */
     private static final class ShortBody extends dev.brisk.internal.files.SizedBody {
         private int left = 40;

@@ -41,7 +41,10 @@ class StalledUploadsTest {
         CountDownLatch gate = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(UPLOADS);
         try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
-            cfg.options().maxConnections(2 * UPLOADS).platformThreads(2 * UPLOADS); // a thread per upload there
+            cfg.options().maxConnections(2 * UPLOADS).platformThreads(2 * UPLOADS) // a thread per upload there
+                    // the test holds its uploads' clients until all 300 handlers have started: on a slow
+                    // run past rate-grace (5 s), min-body-rate would rightly cut one (seen once in CI)
+                    .minBodyRate(0);
             cfg.post("/gated", ctx -> {
                 started.countDown();
                 if (!gate.await(30, TimeUnit.SECONDS)) {

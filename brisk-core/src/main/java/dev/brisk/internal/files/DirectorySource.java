@@ -1,12 +1,16 @@
 package dev.brisk.internal.files;
 
+import dev.brisk.HttpException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -60,6 +64,9 @@ public final class DirectorySource implements Source {
 
     /** The resource at {@code p} (known to be below the root's real path by its names), or null. */
     Resource at(Path p) throws IOException {
+        if (tooLongForFiles(p)) {
+            return null; // no file can have such a name (ENAMETOOLONG): not found, not an I/O error
+        }
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -69,10 +76,10 @@ public final class DirectorySource implements Source {
                 }
                 a = Files.readAttributes(p, BasicFileAttributes.class);
             }
-        } catch (FileSystemException e) {
-            // none there (NoSuchFile, NotDirectory), or none it could be: a name too long for the file
-            // system, a loop of links, a directory it may not enter. Not found, as nginx answers them
+        } catch (NoSuchFileException | NotDirectoryException e) {
             return null;
+        } catch (AccessDeniedException e) {
+            throw new HttpException.Forbidden("Forbidden"); // as for a file it may not open
         }
         if (!a.isRegularFile() && !a.isDirectory()) {
             return null;
@@ -81,6 +88,28 @@ public final class DirectorySource implements Source {
             return null;
         }
         return new FileResource(p, a);
+    }
+
+    /**
+     * Whether {@code p} has a name longer than a file name may be (255 bytes on the common file
+     * systems) or is longer than a path may be (4,096 bytes on Linux): such a lookup fails with an I/O
+     * error, not with "no such file".
+     */
+    static boolean tooLongForFiles(Path p) {
+        String whole = p.toString();
+        if (whole.length() < 64) {
+            return false; // 63 characters are at most 252 bytes in UTF-8
+        }
+        if (whole.getBytes(StandardCharsets.UTF_8).length >= 4096) {
+            return true;
+        }
+        for (Path name : p) {
+            String n = name.toString();
+            if (n.length() >= 64 && n.getBytes(StandardCharsets.UTF_8).length > 255) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a directory between the root and {@code p} is a symbolic link. */

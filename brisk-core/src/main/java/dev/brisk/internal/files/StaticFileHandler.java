@@ -67,7 +67,7 @@ public final class StaticFileHandler implements Handler {
     public static Handler mountRoot(String prefix) {
         String last = prefix.substring(prefix.lastIndexOf('/') + 1);
         String location = RequestPath.encodeSegment(last) + "/";
-        return ctx -> ctx.redirect(location, 301);
+        return ctx -> ctx.redirect(location + withQuery(ctx), 301);
     }
 
     @Override
@@ -99,9 +99,8 @@ public final class StaticFileHandler implements Handler {
                 throw new HttpException.NotFound("Not Found"); // no listings
             }
             if (!p.trailingSlash() && !p.segments().isEmpty()) {
-                String query = ctx.queryString();
                 // relative links need the slash; the query goes along
-                ctx.redirect(RequestPath.encodeSegment(p.last()) + "/" + (query == null || query.isEmpty() ? "" : "?" + query), 301);
+                ctx.redirect(RequestPath.encodeSegment(p.last()) + "/" + withQuery(ctx), 301);
                 return;
             }
             r = index;
@@ -239,6 +238,12 @@ public final class StaticFileHandler implements Handler {
         } catch (AccessDeniedException e) {
             throw new HttpException.Forbidden("Forbidden");
         }
+    }
+
+    /** {@code ?query} of the request, or nothing: a redirect to the slashed path keeps it. */
+    private static String withQuery(Context ctx) {
+        String query = ctx.queryString();
+        return query == null || query.isEmpty() ? "" : "?" + query;
     }
 
     private static void encoded(Context ctx, String coding) {

@@ -395,17 +395,22 @@ public final class RequestParser {
 
     /**
      * Whether {@code b[from, to)} is {@code uri-host [ ":" port ]} (RFC 9110 7.2, RFC 3986 3.2.2): a
-     * bracketed IP literal, or a reg-name / IPv4 address (unreserved, sub-delims, whole %-escapes),
-     * then at most a port of up to five digits, 65535 at most. No user info. Empty is allowed (a
-     * target without an authority has an empty Host).
+     * bracketed IP literal (an IPv6 zone after {@code %} allowed, RFC 6874), or a reg-name / IPv4
+     * address (unreserved, sub-delims, whole %-escapes), then at most a port of at most 65535 (leading
+     * zeros allowed). No user info. Empty is allowed (a target without an authority has an empty
+     * Host), an empty host before a port is not.
      */
     static boolean validAuthority(byte[] b, int from, int to) {
         int i = from;
         if (i < to && b[i] == '[') {
             int close = ++i;
+            boolean zone = false;
             while (close < to && b[close] != ']') {
                 byte c = b[close];
-                if (!(isHexDigit(c) || c == ':' || c == '.' || c == 'v' || c == 'V')) {
+                if (c == '%' && !zone) {
+                    zone = true; // the zone: unreserved characters and escapes, checked loosely
+                } else if (!(isHexDigit(c) || c == ':' || c == '.' || c == 'v' || c == 'V'
+                        || zone && (Ascii.isHostChar(c) && c != '[' && c != ':'))) {
                     return false;
                 }
                 close++;
@@ -433,8 +438,8 @@ public final class RequestParser {
         if (i == to) {
             return true;
         }
-        if (b[i] != ':' || to - i - 1 > 5) {
-            return false;
+        if (b[i] != ':' || i == from) {
+            return false; // something after the host that is no port, or a port with no host
         }
         int port = 0;
         for (i++; i < to; i++) {
@@ -442,13 +447,15 @@ public final class RequestParser {
                 return false;
             }
             port = port * 10 + (b[i] - '0');
+            if (port > 65535) {
+                return false;
+            }
         }
-        return port <= 65535;
+        return true;
     }
 
-    /** Whether {@code b[from, to)} is the method OPTIONS (methods are case-sensitive). */
-    private static boolean isOptions(byte[] b, int from, int to) {
-        String m = "OPTIONS";
+    /** Whether {@code b[from, to)} is the method {@code m} (methods are case-sensitive). */
+    private static boolean isMethod(byte[] b, int from, int to, String m) {
         if (to - from != m.length()) {
             return false;
         }
@@ -508,7 +515,7 @@ public final class RequestParser {
         if (b[ts] == '/') {
             p = ts;
         } else if (te - ts == 1 && b[ts] == '*') {
-            if (!isOptions(b, start + methodStart, start + methodEnd)) {
+            if (!isMethod(b, start + methodStart, start + methodEnd, "OPTIONS")) {
                 throw new HttpParseException(400, "The asterisk target is for OPTIONS only"); // RFC 9112 3.2.4
             }
             pathStart = targetStart;
@@ -526,6 +533,8 @@ public final class RequestParser {
             if (!validAuthority(b, authority, p)) {
                 throw new HttpParseException(400, "Malformed host in the request target");
             }
+        } else if (isMethod(b, start + methodStart, start + methodEnd, "CONNECT")) {
+            throw new HttpParseException(501, "CONNECT is not supported"); // authority-form: a tunnel, not a resource
         } else {
             throw new HttpParseException(400, "Malformed request target");
         }

@@ -72,6 +72,8 @@ final class Http2Connection implements Protocol {
     private boolean flushQueued;
     /** An event is being handled: it writes at its end, so an answer made meanwhile needs no flush task. */
     private boolean inEvent;
+    /** A write between inline handlers failed ({@link #flushBetweenHandlers}): close at the event's end. */
+    private boolean writeFailed;
     private final Runnable flushTask = this::flushTask;
 
     Http2Connection(Wire wire, Http2Shared shared, ByteBuffer buffered) {
@@ -243,6 +245,10 @@ final class Http2Connection implements Protocol {
         if (state == CLOSED) {
             return;
         }
+        if (writeFailed) {
+            close(); // a write between inline handlers failed (a later one may not fail again: TLS)
+            return;
+        }
         long now = wire.clock();
         for (int round = 0; ; round++) {
             if (state == OPEN) {
@@ -292,15 +298,16 @@ final class Http2Connection implements Protocol {
     /**
      * On a blocking wire, after a handler ran inline while frames are being read: sends what is ready
      * (its answer's frames as the windows allow, PING acks, SETTINGS acks) now. After a failed write
-     * (the peer gone, or closed for not reading) no more frames are read, so no more handlers run; the
-     * event's end ({@link #afterEvent}) closes the connection, not the middle of reading. Loop thread.
+     * (the peer gone, or closed for not reading) no frame after the current one is read, and the
+     * event's end ({@link #afterEvent}) closes the connection: not the middle of reading. Loop thread.
      */
     void flushBetweenHandlers() {
-        if (state != OPEN) {
+        if (state != OPEN || writeFailed) {
             return;
         }
         sender.sendData(wire.clock());
         if (!out.flush()) {
+            writeFailed = true;
             reader.stop();
         }
     }

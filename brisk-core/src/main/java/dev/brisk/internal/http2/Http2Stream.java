@@ -35,6 +35,8 @@ final class Http2Stream implements ExchangeOwner {
     Exchange exchange;
     /** The client sent END_STREAM: nothing more comes in. */
     boolean remoteClosed;
+    /** The request is a HEAD: no answer on it has a body. */
+    boolean head;
     /** This side sent (queued) END_STREAM, or reset the stream. */
     boolean localClosed;
     /** Reset or finished: gone from the connection's table. */

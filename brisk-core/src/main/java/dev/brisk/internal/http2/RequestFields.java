@@ -191,6 +191,11 @@ final class RequestFields implements HpackDecoder.Sink {
         return tooLarge;
     }
 
+    /** Whether the request is a HEAD (its answers, the engine's refusals too, have no body). */
+    boolean isHead() {
+        return methodEnd - methodStart == 4 && same(head, methodStart, "HEAD");
+    }
+
     /** Whether the request is a CONNECT (not served). */
     boolean isConnect() {
         return methodEnd - methodStart == 7 && same(head, methodStart, "CONNECT");

@@ -153,6 +153,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
         s.headAt = System.nanoTime();
         s.lastInput = wire.clock();
         s.remoteClosed = block.endStream();
+        s.head = fields.isHead();
         if (!block.endStream() && shared.bodyRate != null) {
             s.bodyRate = shared.bodyRate.meter(); // a body follows: the client is waited on from now
             s.bodyRate.start(s.lastInput);

@@ -211,10 +211,14 @@ final class ResponseSender {
             encoder.field(RequestIds.HEADER, id);
         }
         s.status = status;
-        s.bodyBytes = body.length;
-        recorder.responded(kind, status, s, s.exchange, id, body.length);
+        s.bodyBytes = s.head ? 0 : body.length;
+        recorder.responded(kind, status, s, s.exchange, id, s.bodyBytes);
         if (s.exchange != null) {
             s.exchange.release();
+        }
+        if (s.head) {
+            sendHead(s, false); // a HEAD's answer: the length a GET would get, no DATA (RFC 9110 9.3.2)
+            return;
         }
         sendHead(s, true);
         s.out = ByteBuffer.wrap(body);

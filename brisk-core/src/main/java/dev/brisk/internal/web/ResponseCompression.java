@@ -116,6 +116,9 @@ final class ResponseCompression {
         }
         if (inm != null && inm.contains("W/" + etag)) {
             ex.header("ETag", "W/" + etag);
+            if (!varies(ex)) {
+                ex.addHeader("Vary", "Accept-Encoding"); // as its 200 had (RFC 9110 15.4.5)
+            }
         }
     }
 

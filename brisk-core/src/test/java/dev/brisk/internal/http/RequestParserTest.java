@@ -391,7 +391,8 @@ class RequestParserTest {
     @Test
     void hostForms() {
         for (String host : List.of("example.com:8080", "[::1]:8080", "127.0.0.1", "xn--caf-dma.example", "a_b~c",
-                "", "[::1]", "x:", "x:65535", "caf%C3%A9.example", "[v1.fe80::1]", "x:00080")) {
+                "", "[::1]", "x:", "x:65535", "caf%C3%A9.example", "[v1.fe80::1]", "x:00080", "x:000080",
+                "[fe80::1%25eth0]:8080", "[fe80::1%eth0]", "[FE80::AB]", "example.com.", "under_score:1")) {
             Head h = parseAllWays(RequestParserTest::standard, get("Host: " + host));
             assertThat(h.fields()).as(host).isEqualTo(entries("Host", host));
         }
@@ -560,7 +561,8 @@ class RequestParserTest {
                 Arguments.of("Host with a port not a number", get("Host: x:abc"), 400),
                 Arguments.of("Host with two ports", get("Host: x:1:2"), 400),
                 Arguments.of("Host with a port over 65535", get("Host: x:65536"), 400),
-                Arguments.of("Host with a port of six digits", get("Host: x:000080"), 400),
+                Arguments.of("Host with a port of 70000 after zeros", get("Host: x:070000"), 400),
+                Arguments.of("Host with a port and no host", get("Host: :80"), 400),
                 Arguments.of("Host with an unclosed IP literal", get("Host: [::1"), 400),
                 Arguments.of("Host with text after an IP literal", get("Host: [::1]x"), 400),
                 Arguments.of("Host with a bracket in a name", get("Host: a]b"), 400),
@@ -570,6 +572,8 @@ class RequestParserTest {
                 Arguments.of("absolute-form with a port not a number", head("GET http://x:abc/ HTTP/1.1", "Host: x"), 400),
                 Arguments.of("absolute-form with user info", head("GET http://u@x/ HTTP/1.1", "Host: x"), 400),
                 Arguments.of("asterisk target with GET", head("GET * HTTP/1.1", "Host: x"), 400),
+                Arguments.of("CONNECT to an authority", head("CONNECT 127.0.0.1:22 HTTP/1.1", "Host: 127.0.0.1:22"), 501),
+                Arguments.of("another method with an authority-form target", head("GET 127.0.0.1:22 HTTP/1.1", "Host: x"), 400),
                 Arguments.of("asterisk target with lowercase options", head("options * HTTP/1.1", "Host: x"), 400),
                 Arguments.of("Content-Length list '5, 5'", head("POST / HTTP/1.1", "Host: a", "Content-Length: 5, 5"), 400),
                 Arguments.of("Content-Length list '5,5'", head("POST / HTTP/1.1", "Host: a", "Content-Length: 5,5"), 400),
