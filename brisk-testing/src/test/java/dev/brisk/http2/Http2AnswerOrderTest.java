@@ -20,6 +20,15 @@ class Http2AnswerOrderTest {
     private final CountDownLatch clientHasFirst = new CountDownLatch(1);
     private Brisk app;
 
+    private H2Conn start(Engine engine, java.util.function.Consumer<dev.brisk.BriskConfig> routes) throws Exception {
+        app = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            routes.accept(cfg);
+        }).start();
+        return new H2Conn(app.port());
+    }
+
     @AfterEach
     void stop() {
         clientHasFirst.countDown();
@@ -31,14 +40,11 @@ class Http2AnswerOrderTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void theFirstAnswerReachesTheClientWhileTheNextHandlerRuns(Engine engine) throws Exception {
-        app = Brisk.create(cfg -> {
-            engine.apply(cfg);
-            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+        try (H2Conn c = start(engine, cfg -> {
             cfg.get("/first", ctx -> ctx.text("first"));
             // answers 200 only once the client has the first answer: held back, it would wait in vain
             cfg.get("/second", ctx -> ctx.status(clientHasFirst.await(5, TimeUnit.SECONDS) ? 200 : 504).text("second"));
-        }).start();
-        try (H2Conn c = new H2Conn(app.port())) {
+        })) {
             c.gets(1, "/first", "/second"); // one write: both HEADERS are read together
             assertThat(c.statuses(1).get(1)).isEqualTo(200);
             clientHasFirst.countDown();
@@ -49,12 +55,7 @@ class Http2AnswerOrderTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void theEnginesOwnAnswerToAHeadHasNoData(Engine engine) throws Exception {
-        app = Brisk.create(cfg -> {
-            engine.apply(cfg);
-            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
-            cfg.get("/hello", ctx -> ctx.text("hello"));
-        }).start();
-        try (H2Conn c = new H2Conn(app.port())) {
+        try (H2Conn c = start(engine, cfg -> cfg.get("/hello", ctx -> ctx.text("hello")))) {
             c.headers(1, true, H2Conn.request("HEAD", "/hello", "expect", "something"));
             H2Conn.Frame head = c.await(H2Conn.on(H2Conn.HEADERS, 1));
             assertThat(head.status()).isEqualTo(417);
@@ -86,13 +87,10 @@ class Http2AnswerOrderTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aSizedBodyThatEndsShortIsResetNotEnded(Engine engine) throws Exception {
-        app = Brisk.create(cfg -> {
-            engine.apply(cfg);
-            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+        try (H2Conn c = start(engine, cfg -> {
             cfg.get("/short", ctx -> ctx.stream(new ShortBody()));
             cfg.get("/hello", ctx -> ctx.text("hello"));
-        }).start();
-        try (H2Conn c = new H2Conn(app.port())) {
+        })) {
             c.get(1, "/short");
             assertThat(c.statuses(1).get(1)).isEqualTo(200); // its head said content-length: 100
             H2Conn.Frame end = c.await(f -> f.stream() == 1

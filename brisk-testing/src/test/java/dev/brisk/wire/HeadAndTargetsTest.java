@@ -174,6 +174,17 @@ class HeadAndTargetsTest {
         try (BriskTestServer t = Wire.start(engine, Wire.routes()); RawConnection c = t.raw()) {
             c.send("GET /users/a%20b?x=c%26d HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(c.read().body()).isEqualTo("user=a b;x=c&d");
+            c.send("GET /users/caf%C3%A9?x=%E2%82%AC HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().body()).isEqualTo("user=caf\u00e9;x=\u20ac");
+            // bytes that are not UTF-8 once decoded are a 400 that says so, never a U+FFFD in the handler
+            c.send("GET /users/%c3%28 HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response path = c.read();
+            assertThat(path.status()).isEqualTo(400);
+            assertThat(path.body()).isEqualTo("Malformed UTF-8 in path");
+            c.send("GET /users/7?x=%E9 HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response query = c.read();
+            assertThat(query.status()).isEqualTo(400);
+            assertThat(query.body()).isEqualTo("Malformed UTF-8 in query");
         }
     }
 

@@ -2,6 +2,9 @@ package dev.brisk.internal.web;
 
 import dev.brisk.HttpException;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,9 +18,10 @@ public final class UriCodec {
     }
 
     /**
-     * Decodes {@code %XX} escapes (and {@code +} as space when {@code plusIsSpace}).
+     * Decodes {@code %XX} escapes (and {@code +} as space when {@code plusIsSpace}, a query's rule) as
+     * UTF-8, strictly: bytes that are not UTF-8 are a 400, never a replacement character (as a form's).
      *
-     * @throws HttpException.BadRequest on a malformed escape
+     * @throws HttpException.BadRequest on a malformed escape or bytes that are not valid UTF-8
      */
     public static String decode(String s, boolean plusIsSpace) {
         int first = -1;
@@ -54,7 +58,13 @@ public final class UriCodec {
                 out.write(c);
             }
         }
-        return out.toString(StandardCharsets.UTF_8);
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(out.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw new HttpException.BadRequest(plusIsSpace ? "Malformed UTF-8 in query" : "Malformed UTF-8 in path");
+        }
     }
 
     /** Parses a query string into decoded names and values, in order. */
