@@ -19,7 +19,8 @@ public final class MethodNames {
         return Ascii.latin1(a, s, e);
     }
 
-    private static boolean same(byte[] a, int s, int e, String name) {
+    /** Whether {@code a[s..e)} is the method {@code name} (methods are case-sensitive). */
+    static boolean same(byte[] a, int s, int e, String name) {
         if (e - s != name.length()) {
             return false;
         }

@@ -193,7 +193,7 @@ public final class RequestParser {
         }
         methodStart = from - start;
         methodEnd = i - start;
-        head = i - from == 4 && b[from] == 'H' && b[from + 1] == 'E' && b[from + 2] == 'A' && b[from + 3] == 'D';
+        head = MethodNames.same(b, from, i, "HEAD");
         int ts = ++i;
         while (i < to && b[i] != ' ') {
             if (!Ascii.isTargetChar(b[i])) {
@@ -454,19 +454,6 @@ public final class RequestParser {
         return true;
     }
 
-    /** Whether {@code b[from, to)} is the method {@code m} (methods are case-sensitive). */
-    private static boolean isMethod(byte[] b, int from, int to, String m) {
-        if (to - from != m.length()) {
-            return false;
-        }
-        for (int i = 0; i < m.length(); i++) {
-            if (b[from + i] != m.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static boolean isHexDigit(byte c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
@@ -515,7 +502,7 @@ public final class RequestParser {
         if (b[ts] == '/') {
             p = ts;
         } else if (te - ts == 1 && b[ts] == '*') {
-            if (!isMethod(b, start + methodStart, start + methodEnd, "OPTIONS")) {
+            if (!MethodNames.same(b, start + methodStart, start + methodEnd, "OPTIONS")) {
                 throw new HttpParseException(400, "The asterisk target is for OPTIONS only"); // RFC 9112 3.2.4
             }
             pathStart = targetStart;
@@ -533,7 +520,7 @@ public final class RequestParser {
             if (!validAuthority(b, authority, p)) {
                 throw new HttpParseException(400, "Malformed host in the request target");
             }
-        } else if (isMethod(b, start + methodStart, start + methodEnd, "CONNECT")) {
+        } else if (MethodNames.same(b, start + methodStart, start + methodEnd, "CONNECT")) {
             throw new HttpParseException(501, "CONNECT is not supported"); // authority-form: a tunnel, not a resource
         } else {
             throw new HttpParseException(400, "Malformed request target");
