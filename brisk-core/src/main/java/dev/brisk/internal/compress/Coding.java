@@ -1,5 +1,6 @@
 package dev.brisk.internal.compress;
 
+import dev.brisk.internal.files.FileRegion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -98,7 +99,8 @@ public final class Coding {
     /**
      * {@return all {@code length} bytes of {@code in} encoded, as one deflate stream without flushes}
      * Reads {@code in} in 16 KiB pieces with a pooled deflater and pooled buffers, so what it allocates
-     * is the encoded bytes alone; does not close {@code in}.
+     * is the encoded bytes alone; a {@link FileRegion} of up to {@value Deflaters#WHOLE} bytes is read
+     * whole into a pooled direct buffer instead, while one is free. Does not close {@code in}.
      *
      * @throws IOException when {@code in} fails, or ends before {@code length} bytes (a file that shrank)
      */
@@ -106,9 +108,36 @@ public final class Coding {
         if (length < 0 || length > Integer.MAX_VALUE / 2) {
             throw new IllegalArgumentException("length out of range: " + length);
         }
+        // a file that fits a pooled direct buffer is read into it whole and deflated from there: no copy
+        // through the heap, no 16 KiB pieces (one positional read, from the page cache)
+        ByteBuffer direct = in instanceof FileRegion && length > 0 && length <= Deflaters.WHOLE
+                ? deflaters.acquireDirect() : null;
+        try {
+            return encode(in, length, direct);
+        } finally {
+            if (direct != null) {
+                deflaters.releaseDirect(direct);
+            }
+        }
+    }
+
+    private ByteBuffer encode(java.io.InputStream in, long length, ByteBuffer direct) throws IOException {
         // deflate's worst case: stored blocks, 5 bytes each per 16 KiB, plus the framing
         int bound = (int) (length + 5 * (length / 16_384 + 1) + 32);
         CRC32 crc = gzip ? new CRC32() : null;
+        long left = length;
+        if (direct != null) {
+            direct.limit((int) length);
+            while (direct.hasRemaining()) {
+                if (((FileRegion) in).read(direct) < 0) {
+                    throw new IOException("the body ended after " + direct.position() + " of its " + length + " bytes");
+                }
+            }
+            direct.flip();
+            if (crc != null) {
+                crc.update(direct.duplicate());
+            }
+        }
         Deflater d = deflaters.acquire();
         byte[] pair = deflaters.acquireBuffers(); // input in the first half; output in the second, until it overflows
         int base = EncodingStream.PIECE;
@@ -119,7 +148,10 @@ public final class Coding {
             n += GZIP_HEADER.length;
         }
         try {
-            long left = length;
+            if (direct != null) {
+                d.setInput(direct);
+                left = 0;
+            }
             if (left == 0) {
                 d.finish();
             }

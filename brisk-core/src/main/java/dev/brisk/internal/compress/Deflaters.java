@@ -14,6 +14,15 @@ public final class Deflaters {
     private final ArrayBlockingQueue<Deflater> free;
     /** Buffer pairs for {@link EncodingStream}s, pooled as the deflaters are (32 KiB each). */
     private final ArrayBlockingQueue<byte[]> freeBuffers;
+    /**
+     * Direct buffers of {@link #WHOLE} bytes for files encoded whole: a file is read into one with a
+     * single positional read and deflated from there, never copied through the heap. Made on demand up
+     * to the pool's bound ({@link #directMade}), then none: a caller without one takes the heap path.
+     */
+    private final ArrayBlockingQueue<java.nio.ByteBuffer> freeDirect;
+    private final java.util.concurrent.atomic.AtomicInteger directMade = new java.util.concurrent.atomic.AtomicInteger();
+    /** The largest file encoded from a direct buffer (the most a body is encoded whole). */
+    public static final int WHOLE = 256 * 1024;
 
     /**
      * @param level 1 (fastest) to 9 (smallest)
@@ -24,6 +33,31 @@ public final class Deflaters {
         this.raw = raw;
         this.free = new ArrayBlockingQueue<>(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
         this.freeBuffers = new ArrayBlockingQueue<>(free.remainingCapacity());
+        this.freeDirect = new ArrayBlockingQueue<>(free.remainingCapacity());
+    }
+
+    /**
+     * {@return a cleared direct buffer of {@link #WHOLE} bytes, or null when the pool's bound of them
+     * is out (so direct memory stays bounded and is never made and dropped per response); give it back
+     * with {@link #releaseDirect}}
+     */
+    java.nio.ByteBuffer acquireDirect() {
+        java.nio.ByteBuffer b = freeDirect.poll();
+        if (b != null) {
+            return b.clear();
+        }
+        int bound = freeDirect.remainingCapacity() + freeDirect.size();
+        for (int made = directMade.get(); made < bound; made = directMade.get()) {
+            if (directMade.compareAndSet(made, made + 1)) {
+                return java.nio.ByteBuffer.allocateDirect(WHOLE);
+            }
+        }
+        return null;
+    }
+
+    /** Takes back a buffer from {@link #acquireDirect}. */
+    void releaseDirect(java.nio.ByteBuffer b) {
+        freeDirect.offer(b); // never full: no more are made than it holds
     }
 
     /** {@return an encoding stream's buffer pair; give it back with {@link #releaseBuffers}} */

@@ -74,6 +74,38 @@ public final class FileRegion extends SizedBody {
         return n;
     }
 
+    /**
+     * Reads the region's next bytes straight into {@code dst} (up to its remaining room) with positional
+     * reads: into a direct buffer, the file's bytes land where the reader wants them, without the copy
+     * through a temporary buffer that {@link #read(byte[], int, int)} costs. As the stream reads, it
+     * moves the region's read position.
+     *
+     * @return the bytes read, or -1 when the region is all read (or the file ended short of it)
+     */
+    public int read(ByteBuffer dst) throws IOException {
+        long left = length - read;
+        if (left <= 0) {
+            return -1;
+        }
+        int room = (int) Math.min(dst.remaining(), left);
+        if (room == 0) {
+            return 0;
+        }
+        int limit = dst.limit();
+        dst.limit(dst.position() + room);
+        int n;
+        try {
+            n = channel.read(dst, start + read);
+        } finally {
+            dst.limit(limit);
+        }
+        if (n < 0) {
+            return -1;
+        }
+        read += n;
+        return n;
+    }
+
     @Override
     public long skip(long n) {
         long s = Math.max(0, Math.min(n, length - read));

@@ -219,4 +219,52 @@ class CodingTest {
                     .isInstanceOf(IOException.class).hasMessageContaining("100 of its 101");
         }
     }
+
+    /**
+     * Files (the static mount's bodies): regions of a real file, read whole into a pooled direct buffer
+     * while one is free, by the heap path past the pool's bound or past its size; each must decode to
+     * the region's bytes, and a file shorter than its region is an error.
+     */
+    @Test
+    void fileRegionsAreEncodedWholeFromDirectBuffersOrTheHeap(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        int[] sizes = {1, 100, 16 * 1024 + 1, 200_000, Deflaters.WHOLE, Deflaters.WHOLE + 1};
+        for (boolean gzip : new boolean[] {true, false}) {
+            Coding c = gzip ? Coding.gzip(3) : Coding.deflate(3);
+            for (int n : sizes) {
+                byte[] all = data(n + 20, false);
+                java.nio.file.Path file = java.nio.file.Files.write(dir.resolve("f" + n), all);
+                byte[] want = java.util.Arrays.copyOfRange(all, 7, 7 + n); // a region that starts inside the file
+                try (var region = region(file, 7, n)) {
+                    assertThat(decode(bytes(c.encode(region, n)), gzip)).as("%s, %d bytes", c.name(), n).isEqualTo(want);
+                }
+            }
+            // every direct buffer taken: the next file goes through the heap, with the same result
+            java.util.List<ByteBuffer> taken = new java.util.ArrayList<>();
+            for (ByteBuffer b; (b = c.deflaters().acquireDirect()) != null; ) {
+                taken.add(b);
+            }
+            assertThat(taken).as("bounded").hasSizeLessThanOrEqualTo(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
+            byte[] all = data(50_000, true);
+            java.nio.file.Path file = java.nio.file.Files.write(dir.resolve("heap"), all);
+            try (var region = region(file, 0, all.length)) {
+                assertThat(decode(bytes(c.encode(region, all.length)), gzip)).isEqualTo(all);
+            }
+            taken.forEach(c.deflaters()::releaseDirect);
+            // a file that shrank below its region: an error, and the buffer goes back
+            java.nio.file.Path shrunk = java.nio.file.Files.write(dir.resolve("shrunk"), new byte[100]);
+            try (var region = region(shrunk, 0, 101)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.encode(region, 101))
+                        .isInstanceOf(IOException.class).hasMessageContaining("100 of its 101");
+            }
+            ByteBuffer back = c.deflaters().acquireDirect();
+            assertThat(back).as("given back after the failure").isNotNull();
+            c.deflaters().releaseDirect(back);
+        }
+    }
+
+    private static dev.brisk.internal.files.FileRegion region(java.nio.file.Path file, long start, long length)
+            throws IOException {
+        return new dev.brisk.internal.files.FileRegion(java.nio.channels.FileChannel.open(file), start, length, () -> { });
+    }
 }
