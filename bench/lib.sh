@@ -23,7 +23,9 @@ checked_args_only() { [ -n "${BRISK_CHECK_ARGS:-}" ]; }
 
 # every JVM server in every bench script gets these (README "Benchmarks", method)
 # native access: the io_uring transport calls the kernel through FFM (no warning, and no refusal later)
-BENCH_JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED)
+# AutoBoxCacheMax: the JDK's epoll selector boxes every ready descriptor number (a map lookup); above 127
+# that is 16 B per ready connection, for every NIO server alike (README "Allocation")
+BENCH_JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch -XX:AutoBoxCacheMax=65536 --enable-native-access=ALL-UNNAMED)
 
 # require_tool TOOL PACKAGE [WHAT FOR]: installs the Debian package when TOOL is missing and we are
 # root with apt-get; otherwise exits with how to install it.
