@@ -34,7 +34,9 @@ import java.util.concurrent.Executor;
  * </pre>
  *
  * <p>Threads: every method on the wire's loop thread, except {@link #execute}, {@link #inLoop},
- * {@link #remoteAddress} and {@link #tls}.
+ * {@link #remoteAddress} and {@link #tls}. On a blocking wire made duplex ({@link #pumpsOnThisThread})
+ * "the loop thread" is whoever holds the wire's turn: posted tasks run on another thread while the
+ * connection's own waits in a read, which is why that read's buffer is never released under it.
  */
 final class Http2Connection implements Protocol {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -75,6 +77,10 @@ final class Http2Connection implements Protocol {
     /** A write between inline handlers failed ({@link #flushBetweenHandlers}): close at the event's end. */
     private boolean writeFailed;
     private final Runnable flushTask = this::flushTask;
+    /** This thread is in {@code wire.read(in)}: a task that closes the connection meanwhile leaves {@code in} to it. */
+    private boolean reading;
+    /** The blocking wire runs posted tasks while this thread waits in a read (see {@link #pumpsOnThisThread}). */
+    private boolean duplex;
 
     Http2Connection(Wire wire, Http2Shared shared, ByteBuffer buffered) {
         this.wire = wire;
@@ -130,10 +136,18 @@ final class Http2Connection implements Protocol {
         for (int round = 0; round < 8; round++) {
             holdInput();
             int n;
+            reading = true;
             try {
                 n = wire.read(in);
             } catch (IOException e) {
+                reading = false;
                 close();
+                releaseInput(); // a task may have closed the connection while this thread read
+                return;
+            }
+            reading = false;
+            if (state == CLOSED) {
+                releaseInput(); // closed by a task while this thread read (a duplex blocking wire)
                 return;
             }
             if (n < 0) {
@@ -196,6 +210,13 @@ final class Http2Connection implements Protocol {
             in.flip().position(inStart);
             in.compact();
             inStart = 0;
+        }
+    }
+
+    private void releaseInput() {
+        if (in != null) {
+            wire.inPool().release(in);
+            in = null;
         }
     }
 
@@ -353,6 +374,18 @@ final class Http2Connection implements Protocol {
         streams.resetStream(s, H2.INTERNAL_ERROR, false);
     }
 
+    /**
+     * A body stream of this blocking connection is read by a pump on another thread: from now on the
+     * wire runs posted tasks (the pump's pieces) while this thread waits in a read, under the wire's
+     * turn, so a piece goes out when it is made, not at the next frame from the client. Loop thread.
+     */
+    void pumpsOnThisThread() {
+        if (!duplex) {
+            duplex = true;
+            wire.duplex();
+        }
+    }
+
     void pumped(Http2Stream s, byte[] buf, int n) {
         if (state == CLOSED) {
             return;
@@ -500,9 +533,8 @@ final class Http2Connection implements Protocol {
         state = CLOSED;
         abandonStreams();
         out.close();
-        if (in != null) {
-            wire.inPool().release(in);
-            in = null;
+        if (!reading) {
+            releaseInput(); // else the reading thread gives it back when its read returns
         }
     }
 

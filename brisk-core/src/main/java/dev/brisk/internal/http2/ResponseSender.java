@@ -22,8 +22,9 @@ import java.util.List;
  * Frames are made only while less than {@value #HIGH_WATER} bytes wait for the socket.
  *
  * <p>A body is sent as a view of its bytes (a large byte body, a shared buffer) or copied into the
- * output (a small one, and each piece of a stream). A body stream is read on the loop when the loop
- * may block (the blocking engine), else by a {@link BodyPump}.
+ * output (a small one, and each piece of a stream). A sized body stream (a file) is read on the
+ * connection's thread where it may block (the blocking engine); any other body stream, which may wait
+ * for its producer, by a {@link BodyPump}.
  *
  * <p>Loop thread only.
  */
@@ -335,14 +336,19 @@ final class ResponseSender {
 
     /** The next piece of {@code s}'s body stream into {@code s.out}; false when it comes later (a pump). */
     private boolean nextPiece(Http2Stream s) {
-        if (!blocking) {
+        if (!blocking || !(s.source instanceof SizedBody)) {
+            // a stream that may wait for its producer (events, a handler's own stream) is never read on a
+            // blocking engine's connection thread: that thread reads every stream's frames and PINGs
             if (s.pump == null) {
+                if (blocking) {
+                    conn.pumpsOnThisThread();
+                }
                 s.pump = new BodyPump(conn, s, s.source, out.maxInline());
                 s.pump.start(conn.streamsExecutor());
             }
             return false;
         }
-        // the blocking engine: this thread may wait for the stream
+        // the blocking engine, a sized body (a file, a slice of one): its reads do not wait for a producer
         byte[] buf = s.out != null && s.out.hasArray() && s.out.capacity() == out.maxInline()
                 ? s.out.array() : new byte[out.maxInline()];
         try {
