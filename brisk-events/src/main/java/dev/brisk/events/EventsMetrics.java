@@ -53,7 +53,9 @@ public final class EventsMetrics implements PollListener {
         Gauge.builder("events.poll.last.success.age", lastSuccess, s -> {
             Instant t = s.get();
             return t == null ? Double.NaN : Duration.between(t, Instant.now()).toMillis() / 1000.0;
-        }).baseUnit("seconds").description("seconds since the last successful poll (NaN before the first)").register(registry);
+        }).baseUnit("seconds").description("seconds since the last successful poll (NaN before the first)")
+                .strongReference(true) // a method reference nobody else holds: weakly held, the first GC made it NaN
+                .register(registry);
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::hits).tag("result", "hit").register(registry);
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::misses).tag("result", "miss").register(registry);
         Gauge.builder("events.search.cache.bytes", cache, ResponseCache::bytes).baseUnit("bytes")

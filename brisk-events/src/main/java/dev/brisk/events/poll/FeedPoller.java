@@ -281,6 +281,9 @@ public final class FeedPoller implements AutoCloseable {
         } finally {
             timer.cancel(false);
             body.finish();
+            // closed here too: a decoder that failed on its first bytes (a body that says gzip and is
+            // not) never took the body over, and an unclosed body keeps its connection from the client
+            closeQuietly(body);
         }
         List<Event> changed = catalog.current().changes(feed.events());
         long seq = store.upsert(changed, Instant.now());
@@ -356,6 +359,14 @@ public final class FeedPoller implements AutoCloseable {
     private static final class RedirectRefused extends IOException {
         RedirectRefused(String message) {
             super(message);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the poll's outcome is decided already; the connection is gone either way
         }
     }
 

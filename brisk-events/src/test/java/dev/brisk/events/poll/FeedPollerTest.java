@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -63,7 +64,7 @@ class FeedPollerTest {
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY, DUPLICATES }
+    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, NOT_GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY, DUPLICATES }
 
     /**
      * Plan 291 three times with three prices (two conflicts; the last, 5.00, is kept), and plan 292 twice
@@ -133,6 +134,7 @@ class FeedPollerTest {
                                 "base_plan_id=\"291\" sell_mode=\"offline\" title=\"Camela (box office only)\"")
                         .replace("price=\"15.00\"", "price=\"1.00\""));
                 case GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").bytes(gzip(FEED));
+                case NOT_GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").text(FEED);
                 case ERROR_500 -> ctx.status(500).text("provider broke");
                 case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
                 case TRUNCATED -> ctx.contentType("application/xml").text(FEED.substring(0, FEED.length() / 2));
@@ -238,6 +240,26 @@ class FeedPollerTest {
         assertThat(store.loadAll()).containsExactly(CAMELA);
         // the same feed again: read, nothing to store
         assertThat(poller.pollOnce().result()).isEqualTo(PollOutcome.Result.UNCHANGED);
+    }
+
+    /**
+     * A body that says gzip and is not: each poll fails as {@code io}, and gives its connection back
+     * (it was left open, one more per poll, and the client's close then waited for them all).
+     */
+    @Test
+    void aBodyThatIsNotTheGzipItSaysLeavesNoConnectionOpen() throws InterruptedException {
+        script.set(Script.NOT_GZIP);
+        for (int i = 0; i < 5; i++) {
+            PollOutcome o = poller.pollOnce();
+            assertThat(o.result()).isEqualTo(PollOutcome.Result.FAILED);
+            assertThat(o.reason()).isEqualTo("io");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (provider.app().metrics().connectionsActive() > 1 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(20); // the provider notices each close a moment after the poller's
+        }
+        assertThat(provider.app().metrics().connectionsActive()).as("connections left open").isLessThanOrEqualTo(1);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> poller.close());
     }
 
     @Test
