@@ -136,7 +136,9 @@ public final class ConfigSource {
             try {
                 return Integer.parseInt(v);
             } catch (NumberFormatException e) {
-                throw invalid(option, v, "an integer");
+                boolean digits = v.matches("[+-]?[0-9]+");
+                throw invalid(option, v, digits ? "an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
+                        : "an integer");
             }
         }).orElse(fallback);
     }
@@ -215,13 +217,18 @@ public final class ConfigSource {
             throw invalid(option, v, "a duration such as 500ms, 10s, 2m");
         }
         long n = Long.parseLong(s.substring(0, i));
-        return switch (s.substring(i).trim()) {
+        Duration d = switch (s.substring(i).trim()) {
             case "", "ms" -> Duration.ofMillis(n);
             case "s" -> Duration.ofSeconds(n);
             case "m", "min" -> Duration.ofMinutes(n);
             case "h" -> Duration.ofHours(n);
             default -> throw invalid(option, v, "a duration such as 500ms, 10s, 2m");
         };
+        if (d.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            // timers count in nanoseconds: some 292 years at most, and no timeout needs more than a year
+            throw invalid(option, v, "a duration of at most 365 days (8760h)");
+        }
+        return d;
     }
 
     static long parseSize(String option, String v) {

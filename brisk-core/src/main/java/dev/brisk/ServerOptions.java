@@ -215,6 +215,11 @@ public record ServerOptions(
     /** Default of the option {@code max-chunk-extension}. */
     public static final int DEFAULT_MAX_CHUNK_EXTENSION = 256;
     /** Default of the option {@code header-read-timeout}. */
+    /**
+     * The longest any duration option may be: 365 days. Timers count in nanoseconds (some 292 years
+     * at most), and no timeout, grace or interval needs more than a year; longer is refused at start.
+     */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
     public static final Duration DEFAULT_HEADER_READ_TIMEOUT = Duration.ofSeconds(10);
     /** Default of the option {@code body-read-timeout}. */
     public static final Duration DEFAULT_BODY_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -303,15 +308,9 @@ public record ServerOptions(
         requirePositive("body-read-timeout", bodyReadTimeout);
         requirePositive("idle-timeout", idleTimeout);
         requirePositive("write-timeout", writeTimeout);
-        if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
-            throw new IllegalArgumentException("shutdown-timeout must be >= 0");
-        }
-        if (shutdownDelay == null || shutdownDelay.isNegative()) {
-            throw new IllegalArgumentException("shutdown-delay must be >= 0");
-        }
-        if (drainGrace == null || drainGrace.isNegative()) {
-            throw new IllegalArgumentException("drain-grace must be >= 0");
-        }
+        requireNotNegative("shutdown-timeout", shutdownTimeout);
+        requireNotNegative("shutdown-delay", shutdownDelay);
+        requireNotNegative("drain-grace", drainGrace);
         requireRange("max-concurrent-requests", maxConcurrentRequests, 0, 10_000_000);
         requireRange("request-queue-size", requestQueueSize, 0, 10_000_000);
         requirePositive("request-queue-timeout", requestQueueTimeout);
@@ -344,22 +343,39 @@ public record ServerOptions(
         }
         requireRange("min-body-rate", minBodyRate, 0, 1L << 40);
         requireRange("min-response-rate", minResponseRate, 0, 1L << 40);
-        if (rateGrace == null || rateGrace.isNegative()) {
-            throw new IllegalArgumentException("rate-grace must be >= 0");
-        }
+        requireNotNegative("rate-grace", rateGrace);
         requirePositive("rate-window", rateWindow);
     }
 
     private static void requireRange(String name, long v, long min, long max) {
         if (v < min || v > max) {
-            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ": " + v);
+            throw new IllegalArgumentException(name + where(name) + " must be between " + min + " and " + max + ": " + v);
         }
     }
 
     private static void requirePositive(String name, Duration d) {
         if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be a positive duration: " + d);
+            throw new IllegalArgumentException(name + where(name) + " must be a positive duration: " + d);
         }
+        requireAtMostMax(name, d);
+    }
+
+    private static void requireNotNegative(String name, Duration d) {
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException(name + where(name) + " must be >= 0: " + d);
+        }
+        requireAtMostMax(name, d);
+    }
+
+    private static void requireAtMostMax(String name, Duration d) {
+        if (d.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(name + where(name) + " must be at most 365 days: " + d);
+        }
+    }
+
+    /** Where an option is set from outside, for a message: {@code " (brisk.port / BRISK_PORT)"}. */
+    private static String where(String name) {
+        return " (brisk." + name + " / " + ConfigSource.envName(name) + ")";
     }
 
     /**

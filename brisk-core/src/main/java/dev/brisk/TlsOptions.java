@@ -67,11 +67,12 @@ public record TlsOptions(Path certificate, Path privateKey, String privateKeyPas
             throw new IllegalArgumentException("tls-protocols must be TLSv1.3 and/or TLSv1.2: " + protocols);
         }
         protocols = List.copyOf(protocols);
-        if (handshakeTimeout == null || handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
-            throw new IllegalArgumentException("tls-handshake-timeout must be > 0");
+        if (handshakeTimeout == null || handshakeTimeout.isNegative() || handshakeTimeout.isZero()
+                || handshakeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("tls-handshake-timeout must be > 0 and at most 365 days: " + handshakeTimeout);
         }
-        if (reloadInterval == null || reloadInterval.isNegative()) {
-            throw new IllegalArgumentException("tls-reload-interval must be >= 0");
+        if (reloadInterval == null || reloadInterval.isNegative() || reloadInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("tls-reload-interval must be >= 0 and at most 365 days: " + reloadInterval);
         }
     }
 

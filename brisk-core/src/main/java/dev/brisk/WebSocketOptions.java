@@ -62,11 +62,12 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
         if (maxMessageSize < 125 || maxMessageSize > Integer.MAX_VALUE - 64) {
             throw new IllegalArgumentException("ws-max-message-size must be between 125 bytes and 2 GiB: " + maxMessageSize);
         }
-        if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
-            throw new IllegalArgumentException("ws-idle-timeout must be a positive duration: " + idleTimeout);
+        if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()
+                || idleTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("ws-idle-timeout must be a positive duration of at most 365 days: " + idleTimeout);
         }
-        if (pingInterval == null || pingInterval.isNegative()) {
-            throw new IllegalArgumentException("ws-ping-interval must be >= 0: " + pingInterval);
+        if (pingInterval == null || pingInterval.isNegative() || pingInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("ws-ping-interval must be >= 0 and at most 365 days: " + pingInterval);
         }
         if (outboundLimit < 1024) {
             throw new IllegalArgumentException("ws-outbound-limit must be at least 1 KiB: " + outboundLimit);
@@ -75,8 +76,9 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
             throw new IllegalArgumentException("ws-memory (" + memory + ") must be at least ws-outbound-limit ("
                     + outboundLimit + ")");
         }
-        if (closeTimeout == null || closeTimeout.isNegative() || closeTimeout.isZero()) {
-            throw new IllegalArgumentException("ws-close-timeout must be a positive duration: " + closeTimeout);
+        if (closeTimeout == null || closeTimeout.isNegative() || closeTimeout.isZero()
+                || closeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("ws-close-timeout must be a positive duration of at most 365 days: " + closeTimeout);
         }
     }
 }

@@ -116,14 +116,16 @@ class ConfigSourceTest {
 
     @ParameterizedTest(name = "{0} -> {1} ms")
     @CsvSource({"500ms,500", "250,250", "0,0", "10s,10000", "10S,10000", "'10 s',10000", "2m,120000",
-        "2min,120000", "1h,3600000", "1H,3600000", "' 15s ',15000", "007s,7000", "999999999999ms,999999999999"})
+        "2min,120000", "1h,3600000", "1H,3600000", "' 15s ',15000", "007s,7000", "31536000000ms,31536000000", "8760h,31536000000"})
     void durations(String value, long millis) {
         assertThat(env("BRISK_IDLE_TIMEOUT", value).duration("idle-timeout", Duration.ZERO)).isEqualTo(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"", "abc", "s", "ms", "-5s", "+5s", "1.5s", "10 sec", "10d", "10us", "5s5", "1e3",
-        "1234567890123", "1234567890123ms", "0x10"})
+        "1234567890123", "1234567890123ms", "0x10",
+        // past 365 days: timers count in nanoseconds, and 2,600,000 h overflowed them once the server ran
+        "31536000001ms", "8761h", "525601m", "2600000h", "999999999999h"})
     void invalidDurationsNameTheOption(String value) {
         ConfigSource s = env("BRISK_IDLE_TIMEOUT", value);
         assertThatThrownBy(() -> s.duration("idle-timeout", Duration.ZERO))

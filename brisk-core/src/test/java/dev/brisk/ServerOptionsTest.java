@@ -277,6 +277,32 @@ class ServerOptionsTest {
                 .hasMessageContaining("'write-timeout'").hasMessageContaining("BRISK_WRITE_TIMEOUT");
     }
 
+    /**
+     * Durations past 365 days are refused when the options are built, from code as from outside: such
+     * a timeout once passed validation and then overflowed a nanosecond deadline on every connection.
+     */
+    @Test
+    void durationsAreBoundedAndRangeErrorsNameTheVariable() {
+        assertThatThrownBy(() -> ServerOptions.builder().idleTimeout(Duration.ofDays(366)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("idle-timeout").hasMessageContaining("BRISK_IDLE_TIMEOUT").hasMessageContaining("365 days");
+        assertThatThrownBy(() -> ServerOptions.builder().shutdownTimeout(Duration.ofDays(100_000)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_SHUTDOWN_TIMEOUT");
+        assertThatThrownBy(() -> ServerOptions.builder().rateGrace(Duration.ofSeconds(Long.MAX_VALUE / 2)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_RATE_GRACE");
+        assertThat(ServerOptions.builder().writeTimeout(ServerOptions.MAX_DURATION).build().writeTimeout())
+                .isEqualTo(Duration.ofDays(365));
+        ConfigSource ws = ConfigSource.of(Map.of("BRISK_WS_IDLE_TIMEOUT", "9000h"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(ws).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_WS_IDLE_TIMEOUT");
+        ConfigSource port = ConfigSource.of(Map.of("BRISK_PORT", "-1"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(port).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_PORT");
+        ConfigSource threads = ConfigSource.of(Map.of("BRISK_IO_THREADS", "99999999999"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(threads))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("an integer from");
+    }
+
     @Test
     void sizesFromOutsideAreStillRangeChecked() {
         ConfigSource huge = ConfigSource.of(Map.of("BRISK_MAX_REQUEST_LINE", "4GiB"), new Properties(), new Properties());

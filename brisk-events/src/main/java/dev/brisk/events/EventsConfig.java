@@ -66,6 +66,11 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
             if (providerUrl.getScheme() == null || !providerUrl.getScheme().matches("(?i)https?")) {
                 throw new IllegalArgumentException(r.name("provider-url") + " must be an http(s) URL, got " + provider);
             }
+            // a URL the HTTP client would refuse on every poll is refused now: a host, a port in range
+            if (providerUrl.getHost() == null || providerUrl.getPort() == 0 || providerUrl.getPort() > 65_535) {
+                throw new IllegalArgumentException(r.name("provider-url")
+                        + " must be an http(s) URL with a host (and a port from 1 to 65535, if any), got " + provider);
+            }
         }
         Path dataDir = Path.of(r.get("data-dir", "./data"));
         String metrics = brisk.string("metrics-port", "9090").strip();
@@ -77,7 +82,7 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
                 positive(r, "connect-timeout", r.duration("connect-timeout", "PT5S")),
                 positive(r, "read-timeout", r.duration("read-timeout", "PT30S")),
                 positive(r, "max-backoff", r.duration("max-backoff", "PT5M")),
-                size(r, "max-feed-size", "256MiB"),
+                atLeast(r, "max-feed-size", size(r, "max-feed-size", "256MiB"), 1024),
                 r.zone("time-zone", "UTC"),
                 r.count("cache-entries", "1024"),
                 size(r, "cache-size", "64MiB"),
@@ -188,11 +193,25 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
         throw new IllegalArgumentException(rule + ", got " + text);
     }
 
+    /**
+     * A duration from 1 ms to 365 days: the poller backs off and times out in milliseconds (under one,
+     * back-off vanished) and schedules in nanoseconds (past some 292 years, they overflow).
+     */
     private static Duration positive(Reader r, String name, Duration d) {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(r.name(name) + " must be positive, got " + d);
         }
+        if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Duration.ofDays(365)) > 0) {
+            throw new IllegalArgumentException(r.name(name) + " must be from 1 ms (PT0.001S) to 365 days (PT8760H), got " + d);
+        }
         return d;
+    }
+
+    private static long atLeast(Reader r, String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(r.name(name) + " must be at least " + min + " bytes, got " + value);
+        }
+        return value;
     }
 
     /** system property events.x-y, else environment EVENTS_X_Y. */
