@@ -25,7 +25,8 @@ import java.util.Objects;
  * <p><b>Validation.</b> Everything is checked where it is given, so a bad cookie is an
  * {@link IllegalArgumentException} at the call and never a malformed or injected header:
  * <ul>
- *   <li>the name is an RFC 6265 token (letters, digits and {@code !#$%&'*+-.^_`|~});</li>
+ *   <li>the name is an RFC 6265 token (letters, digits and {@code !#$%&'*+-.^_`|~}), not starting with
+ *       {@code $} (readers skip such names);</li>
  *   <li>the value is cookie-octets (printable ASCII but space, {@code " , ; \}), optionally wrapped in
  *       one pair of double quotes, which are part of the value; encode anything else (e.g. Base64url)
  *       before setting it;</li>
@@ -208,7 +209,7 @@ public final class Cookie {
         StringBuilder s = new StringBuilder(name.length() + value.length() + 64);
         s.append(name).append('=').append(value);
         if (maxAge != null) {
-            s.append("; Max-Age=").append(maxAge.getSeconds());
+            s.append("; Max-Age=").append(maxAge.getSeconds() + (maxAge.getNano() > 0 ? 1 : 0));
         }
         if (expires != null) {
             s.append("; Expires=").append(IMF_FIXDATE.format(expires));
@@ -270,6 +271,12 @@ public final class Cookie {
                 throw new IllegalArgumentException("cookie name must be a token (letters, digits and "
                         + "!#$%&'*+-.^_`|~): " + (name == null ? "null" : quote(name)));
             }
+            if (name.charAt(0) == '$') {
+                // RFC 2965's attribute names ($Version, $Path, ...): readers, this server's included, skip
+                // them, so such a cookie would be set and never come back
+                throw new IllegalArgumentException("cookie name must not start with '$' (readers skip such names): "
+                        + quote(name));
+            }
             if (value == null) {
                 throw new IllegalArgumentException("cookie value must not be null (use \"\" for an empty one)");
             }
@@ -287,8 +294,9 @@ public final class Cookie {
         }
 
         /**
-         * Sets {@code Max-Age}: how long the cookie lives, in whole seconds (the rest is dropped);
-         * zero deletes it. Without it (and {@code Expires}) it is a session cookie.
+         * Sets {@code Max-Age}: how long the cookie lives, in whole seconds (a fraction rounds up, so
+         * a positive lifetime never becomes a deletion); zero deletes it. Without it (and
+         * {@code Expires}) it is a session cookie.
          *
          * @param maxAge a duration of zero or more, or null to remove the attribute
          * @return this builder
@@ -311,7 +319,9 @@ public final class Cookie {
          * @throws IllegalArgumentException when outside that range
          */
         public Builder expires(Instant expires) {
-            if (expires != null && (expires.isBefore(Instant.EPOCH) || expires.isAfter(LATEST_EXPIRES))) {
+            // compared in whole seconds, as sent: the last second of 9999 is in range, to its end
+            if (expires != null && (expires.isBefore(Instant.EPOCH)
+                    || Instant.ofEpochSecond(expires.getEpochSecond()).isAfter(LATEST_EXPIRES))) {
                 throw new IllegalArgumentException("cookie " + name + ": Expires must be from 1970 to 9999: " + expires);
             }
             this.expires = expires == null ? null : Instant.ofEpochSecond(expires.getEpochSecond());

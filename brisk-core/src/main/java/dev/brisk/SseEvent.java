@@ -15,11 +15,14 @@ import java.time.Duration;
  * @param retry the reconnection time to set, or null to leave it
  */
 public record SseEvent(String data, String event, String id, Duration retry) {
+    /** The longest {@code retry}: 365 days (a browser waits that long before it reconnects). */
+    public static final Duration MAX_RETRY = Duration.ofDays(365);
+
     /**
      * Checks the fields can be written as one event.
      *
      * @throws IllegalArgumentException when {@code data} is null, {@code event} or {@code id} contains a
-     *     line break (or {@code id} a NUL), or {@code retry} is negative
+     *     line break (or {@code id} a NUL), or {@code retry} is negative or above {@link #MAX_RETRY}
      */
     public SseEvent {
         if (data == null) {
@@ -31,8 +34,9 @@ public record SseEvent(String data, String event, String id, Duration retry) {
         if (id != null && (id.indexOf('\n') >= 0 || id.indexOf('\r') >= 0 || id.indexOf('\0') >= 0)) {
             throw new IllegalArgumentException("an event's id must be a single line without NUL");
         }
-        if (retry != null && retry.isNegative()) {
-            throw new IllegalArgumentException("retry must not be negative: " + retry);
+        if (retry != null && (retry.isNegative() || retry.compareTo(MAX_RETRY) > 0)) {
+            // sent in milliseconds: past about 292 million years they overflow (checked here, not at send)
+            throw new IllegalArgumentException("retry must be from 0 to 365 days (MAX_RETRY): " + retry);
         }
     }
 

@@ -27,7 +27,7 @@ class CookieTest {
                 .path("/")
                 .secure(true).httpOnly(true).sameSite(Cookie.SameSite.NONE).partitioned(true)
                 .build();
-        assertThat(c.headerValue()).isEqualTo("__Host-id=abc123; Max-Age=5400; Expires=Wed, 02 Jan 2030 03:04:05 GMT; "
+        assertThat(c.headerValue()).isEqualTo("__Host-id=abc123; Max-Age=5401; Expires=Wed, 02 Jan 2030 03:04:05 GMT; "
                 + "Path=/; Secure; HttpOnly; SameSite=None; Partitioned");
         assertThat(c.toString()).isEqualTo(c.headerValue());
         assertThat(c.expires()).isEqualTo(Instant.parse("2030-01-02T03:04:05Z"));
@@ -121,5 +121,27 @@ class CookieTest {
         assertThat(first.headerValue()).isEqualTo("n=v; Max-Age=5; Path=/");
         assertThat(second.headerValue()).isEqualTo("n=v");
         assertThat(first).isNotEqualTo(second).isEqualTo(Cookie.builder("n", "v").path("/").maxAge(Duration.ofSeconds(5)).build());
+    }
+
+    /** Review findings: each a value the builder took and then rendered or kept wrongly. */
+    @Test
+    void fractionsRoundUpNamesWithDollarAreRefusedAndTheLastSecondOf9999Fits() {
+        assertThat(Cookie.builder("a", "1").maxAge(Duration.ofMillis(500)).build().toString())
+                .as("a positive lifetime never becomes a deletion").contains("Max-Age=1");
+        assertThat(Cookie.builder("a", "1").maxAge(Duration.ofMillis(2001)).build().toString()).contains("Max-Age=3");
+        assertThat(Cookie.builder("a", "1").maxAge(Duration.ofSeconds(7)).build().toString()).contains("Max-Age=7");
+        assertThat(Cookie.builder("a", "1").maxAge(Duration.ZERO).build().toString()).contains("Max-Age=0");
+        for (String name : new String[] {"$Path", "$Version", "$x"}) {
+            assertThatThrownBy(() -> Cookie.builder(name, "1")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'$'");
+        }
+        assertThat(Cookie.builder("a$", "1").build().toString()).startsWith("a$=1");
+        assertThat(Cookie.builder("a", "1").expires(Instant.parse("9999-12-31T23:59:59.999Z")).build().toString())
+                .contains("Expires=Fri, 31 Dec 9999 23:59:59 GMT");
+        assertThatThrownBy(() -> Cookie.builder("a", "1").expires(Instant.parse("+10000-01-01T00:00:00Z")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SseEvent.of("r").withRetry(Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
+        assertThat(SseEvent.of("r").withRetry(SseEvent.MAX_RETRY).retry()).isEqualTo(Duration.ofDays(365));
     }
 }
