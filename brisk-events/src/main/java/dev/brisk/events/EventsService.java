@@ -52,7 +52,9 @@ public final class EventsService implements AutoCloseable {
             {"method":"GET","path":"/ready","description":"readiness: 200 once the stored events are loaded, \
             503 before and while stopping; in cluster mode with this instance's role, change number and lag"},\
             {"method":"GET","path":"/dashboard","description":"a live dashboard of this instance (HTML)"},\
-            {"method":"GET","path":"/dashboard/data","description":"the dashboard's figures as JSON"}]}"""
+            {"method":"GET","path":"/dashboard/data","description":"the dashboard's figures as JSON"},\
+            {"method":"GET","path":"/dashboard/stream","description":"the same figures pushed once a second \
+            (Server-Sent Events)"}]}"""
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final EventsConfig config;

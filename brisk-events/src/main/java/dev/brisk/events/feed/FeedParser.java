@@ -102,7 +102,8 @@ public final class FeedParser {
             // java.io Reader, whose errors are IOExceptions): a fault of the document, not of the read
             if (e.getNestedException() instanceof IOException io && !(io instanceof CharConversionException
                     || io instanceof CharacterCodingException)) {
-                throw new FeedFormatException("feed could not be read after " + limited.count() + " bytes: " + io, e);
+                // the cause is the read's own failure: the poller counts it as one (io), not as the document's
+                throw new FeedFormatException("feed could not be read after " + limited.count() + " bytes: " + io, io);
             }
             throw new FeedFormatException("feed is not well-formed XML: " + oneLine(e.getMessage()), e);
         } finally {

@@ -277,6 +277,9 @@ public final class FeedPoller implements AutoCloseable {
             if (body.finish()) {
                 throw new HttpTimeoutException("no data from the provider for " + options.readTimeout().toMillis() + " ms");
             }
+            if (e instanceof FeedFormatException f && f.getCause() instanceof IOException io) {
+                throw io; // the connection failed mid-document (a reset): an I/O failure, not a malformed feed
+            }
             throw e;
         } finally {
             timer.cancel(false);

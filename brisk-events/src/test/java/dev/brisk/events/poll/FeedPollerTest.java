@@ -64,7 +64,7 @@ class FeedPollerTest {
     private EventCatalog catalog;
     private FeedPoller poller;
 
-    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, NOT_GZIP, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY, DUPLICATES }
+    enum Script { OK, BAD_RECORDS, NOW_OFFLINE, LAST_MODIFIED_ONLY, GZIP, NOT_GZIP, CUT, ERROR_500, GARBAGE, TRUNCATED, STALL_BODY, DUPLICATES }
 
     /**
      * Plan 291 three times with three prices (two conflicts; the last, 5.00, is kept), and plan 292 twice
@@ -135,6 +135,25 @@ class FeedPollerTest {
                         .replace("price=\"15.00\"", "price=\"1.00\""));
                 case GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").bytes(gzip(FEED));
                 case NOT_GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").text(FEED);
+                case CUT -> ctx.contentType("application/xml").stream(new InputStream() { // half, then the connection fails
+                    private boolean sent;
+
+                    @Override
+                    public int read() {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        if (sent) {
+                            throw new IOException("the provider's connection broke");
+                        }
+                        sent = true;
+                        byte[] half = FEED.substring(0, FEED.length() / 2).getBytes(StandardCharsets.UTF_8);
+                        System.arraycopy(half, 0, b, off, half.length);
+                        return half.length;
+                    }
+                });
                 case ERROR_500 -> ctx.status(500).text("provider broke");
                 case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
                 case TRUNCATED -> ctx.contentType("application/xml").text(FEED.substring(0, FEED.length() / 2));
@@ -260,6 +279,17 @@ class FeedPollerTest {
         }
         assertThat(provider.app().metrics().connectionsActive()).as("connections left open").isLessThanOrEqualTo(1);
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> poller.close());
+    }
+
+    @Test
+    void aConnectionThatBreaksMidFeedIsAnIoFailureNotAMalformedFeed() {
+        script.set(Script.CUT);
+        PollOutcome o = poller.pollOnce();
+        assertThat(o.result()).isEqualTo(PollOutcome.Result.FAILED);
+        assertThat(o.reason()).isEqualTo("io");
+        // a whole document cut short by the provider itself is still the feed's fault
+        script.set(Script.TRUNCATED);
+        assertThat(poller.pollOnce().reason()).isEqualTo("malformed");
     }
 
     @Test
