@@ -27,7 +27,22 @@ public final class EventsMain {
             System.exit(2);
             return;
         }
-        EventsService service = EventsService.start(config);
+        EventsService service;
+        try {
+            service = EventsService.start(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println("brisk events: " + e.getMessage()); // an unresolvable BRISK_HOST, say
+            System.exit(2);
+            return;
+        } catch (dev.brisk.events.store.StoreException e) {
+            System.err.println("brisk events: the database (EVENTS_DB_URL) cannot be used: " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (java.io.UncheckedIOException e) {
+            System.err.println("brisk events: " + e.getCause().getMessage()); // a port that is taken
+            System.exit(1);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "events-shutdown"));
         printBanner("Brisk event search", service);
         service.awaitClose();

@@ -207,9 +207,22 @@ public final class ExampleApp {
      * ({@link ExampleMetrics}).
      */
     public static void main(String[] args) throws InterruptedException {
-        // read before anything listens: a bad value fails the start instead of leaving a half-started app
-        OptionalInt metricsPort = ExampleMetrics.port(ConfigSource.load());
-        Brisk app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
+        Brisk app;
+        OptionalInt metricsPort;
+        try {
+            // read before anything listens: a bad value fails the start instead of leaving a half-started app
+            metricsPort = ExampleMetrics.port(ConfigSource.load());
+            app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
+        } catch (IllegalArgumentException e) {
+            // a value out of its range or unreadable, named with its variable: a usage mistake
+            System.err.println("brisk example: " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (java.io.UncheckedIOException e) {
+            System.err.println("brisk example: " + e.getCause().getMessage()); // the port is taken, say
+            System.exit(1);
+            return;
+        }
         String host = app.options().host().equals("0.0.0.0") ? "localhost" : app.options().host();
         boolean tls = app.options().tls().enabled();
         String base = (tls ? "https://" : "http://") + host + ":" + app.port();
@@ -222,7 +235,10 @@ public final class ExampleApp {
                 metrics = ExampleMetrics.start(app, metricsPort.getAsInt());
             } catch (RuntimeException e) {
                 app.close(); // its threads would otherwise keep the JVM up without the asked-for metrics
-                throw e;
+                System.err.println("brisk example: the metrics port (BRISK_METRICS_PORT) " + metricsPort.getAsInt()
+                        + " cannot be used: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+                System.exit(1);
+                return;
             }
             Runtime.getRuntime().addShutdownHook(new Thread(metrics::close, "brisk-metrics-shutdown"));
             System.out.println("Metrics (Prometheus) on " + metrics.url());

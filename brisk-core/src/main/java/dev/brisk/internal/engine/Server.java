@@ -185,6 +185,7 @@ public final class Server implements TransportHost {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("server already started");
         }
+        checkSpoolDir();
         if (options.io() == IoMode.URING || options.io() == IoMode.URING_ONLY) {
             uring = openUring();
         }
@@ -265,11 +266,29 @@ public final class Server implements TransportHost {
         uring.start();
     }
 
+    /** A spool directory that cannot take files fails the start, not the first large upload (a 500). */
+    private void checkSpoolDir() {
+        String dir = options.bodySpoolDir();
+        if (options.bodySpoolDisk() > 0 && !dir.isEmpty()) {
+            java.nio.file.Path p = java.nio.file.Path.of(dir);
+            if (!java.nio.file.Files.isDirectory(p) || !java.nio.file.Files.isWritable(p)) {
+                throw new IllegalArgumentException("body-spool-dir (brisk.body-spool-dir / BRISK_BODY_SPOOL_DIR) is not"
+                        + " a directory this process can write: " + dir);
+            }
+        }
+    }
+
     private ServerSocketChannel listen(int at) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(options.host(), at);
+        if (address.isUnresolved()) {
+            // bind would throw UnresolvedAddressException, without a message
+            throw new IllegalArgumentException("host (brisk.host / BRISK_HOST) is not an address of this machine"
+                    + " nor a name that resolves: " + options.host());
+        }
         ServerSocketChannel ch = ServerSocketChannel.open();
         try {
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ch.bind(new InetSocketAddress(options.host(), at), options.backlog());
+            ch.bind(address, options.backlog());
             return ch;
         } catch (IOException e) {
             ch.close();
