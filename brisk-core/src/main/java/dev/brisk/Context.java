@@ -528,7 +528,9 @@ public interface Context {
      * the stream's {@link SseSink}. The stream stays open after {@code handler} returns, so the sink may
      * be kept and used from elsewhere (a broadcast), until {@link SseSink#close} or the client leaves;
      * {@link SseSink#onClose} tells which ended it. The sink's {@link SseSink#lastEventId} is this
-     * request's {@code Last-Event-ID}.
+     * request's {@code Last-Event-ID}. Read what {@code handler} needs from this context before the
+     * call: it runs once the response head is out, when the request may be over (its methods may then
+     * throw {@link IllegalStateException}, and headers or cookies set are not sent).
      *
      * @param handler runs once with the open stream; may send and block (each send waits for the client)
      * @return this context

@@ -150,6 +150,11 @@ public final class Origins {
         if (suffix.indexOf('.') < 0 && !suffix.equals("localhost") || suffix.startsWith("[")) {
             throw new IllegalArgumentException("an origin pattern's domain needs a dot (or is localhost): " + pattern);
         }
+        if (suffix.substring(suffix.lastIndexOf('.') + 1).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            // *.0.0.1 is the end of IPv4 addresses (127.0.0.1, 10.0.0.1, ...), not a domain: no names end in digits
+            throw new IllegalArgumentException("an origin pattern's domain must be a name, not the end of an IP address: "
+                    + pattern);
+        }
         return new Pattern(s.scheme, suffix, true, s.port, anyPort);
     }
 

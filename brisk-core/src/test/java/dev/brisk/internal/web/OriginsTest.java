@@ -70,7 +70,8 @@ class OriginsTest {
     @ParameterizedTest
     @ValueSource(strings = {"https://*.com", "https://*", "https://*example.com", "https://a.*.example.com",
             "*://example.com", "https://example.*", "https://example.com", "https://*.example.com/", "https://*.[::1]",
-            "https://*.example.com:x*", ""})
+            "https://*.example.com:x*", "",
+            "http://*.0.0.1", "http://*.168.1.1:*", "https://*.1"})
     void badPatternsAreRefused(String pattern) {
         assertThatThrownBy(() -> Origins.checkPattern(pattern)).isInstanceOf(IllegalArgumentException.class);
     }
