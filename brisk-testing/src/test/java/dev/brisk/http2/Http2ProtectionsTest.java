@@ -325,6 +325,40 @@ class Http2ProtectionsTest {
         assertThat(app.metrics().bodyMemoryReserved()).as("every body's memory given back").isZero();
     }
 
+    /**
+     * A body refused for the budget is refused once: its answer is one HEADERS (a second, without
+     * END_STREAM, is a protocol error: 8.1), and its handler never runs, whatever DATA still comes.
+     */
+    @Test
+    void aBodyRefusedForTheBudgetIsAnsweredOnceAndNeverHandled() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        start(cfg -> {
+            cfg.options().bodyMemoryBudget(4096);
+            cfg.post("/count", ctx -> ctx.text("handled " + handled.incrementAndGet()));
+        });
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, false, H2Conn.request("POST", "/count", "content-length", "10000"));
+            for (int i = 0; i < 5; i++) { // five frames: each piece once found the body gone and refused it again
+                c.data(1, i == 4, new byte[2000]);
+            }
+            c.get(3, "/hello");
+            int heads = 0;
+            for (H2Conn.Frame f = c.read(); f != null; f = c.read()) {
+                if (f.stream() == 1 && f.type() == HEADERS) {
+                    heads++;
+                    assertThat(f.status()).isEqualTo(503);
+                }
+                if (f.stream() == 3 && f.type() == H2Conn.DATA && f.has(H2Conn.END_STREAM)) {
+                    break; // the later stream's whole answer: stream 1's came before it or never will
+                }
+            }
+            assertThat(heads).as("one answer on the refused stream").isEqualTo(1);
+            c.get(5, "/hello");
+            assertThat(c.statuses(5).get(5)).isEqualTo(200);
+        }
+        assertThat(handled).as("the refused request reached no handler").hasValue(0);
+    }
+
     @Test
     void aBodyThatStopsComingIs408() throws Exception {
         start(cfg -> cfg.options().bodyReadTimeout(QUICK));

@@ -92,8 +92,10 @@ final class RequestBodies {
     /** Bytes of the DATA frame in progress, to its stream's body (dropped when it has none). */
     void data(byte[] a, int off, int len) {
         Http2Stream s = dataTarget;
-        if (s == null || s.closed || s.localClosed) {
-            return; // an answer is out already (413, 408): the rest of the body is dropped
+        if (s == null || s.closed || s.localClosed || (s.responded && s.streamed == null)) {
+            // an answer is out already (413, 408, a 503 for the budget, queued or sent): the rest of the body
+            // is dropped; a collected body's refusal must not be made again by its next piece
+            return;
         }
         s.received += len;
         if (s.bodyRate != null) {
@@ -229,9 +231,9 @@ final class RequestBodies {
         s.remoteClosed = true;
         if (s.localClosed) {
             streams.sent(s); // an early answer went out: the stream can close now
-        } else {
+        } else if (s.streamed != null || !s.responded) {
             requestWhole(s);
-        }
+        } // else refused (413, 503) and its answer not yet all out: it closes when it is; no handler runs
     }
 
     /** The connection's window is given back once half of it is used: DATA is consumed as it arrives. */
