@@ -189,6 +189,9 @@ final class RequestBodies {
         if (give > 0) {
             frames.windowUpdate(s.id, give);
             s.recvWindow += give;
+            if (s.bodyRate != null) {
+                s.bodyRate.resume(wire.clock()); // room to send again: the client is waited on
+            }
         }
     }
 

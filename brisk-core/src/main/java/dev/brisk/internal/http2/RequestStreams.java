@@ -313,6 +313,9 @@ final class RequestStreams implements FrameReader.StreamFrames {
             return;
         }
         s.recvWindow -= length;
+        if (s.recvWindow == 0 && s.streamed != null && s.bodyRate != null) {
+            s.bodyRate.pause(wire.clock()); // the client has no room to send: until the handler reads, it is not waited on
+        }
         if (length == 0 && !endStream) {
             FloodGuard.enforce(flood.control(wire.clock()));
         }
@@ -432,6 +435,11 @@ final class RequestStreams implements FrameReader.StreamFrames {
                 wire.counters().timedOut();
                 s.lastInput = now;
                 bodies.failStreamed(s, 408, "Request body read timeout");
+            } else if (s.streamed != null && !s.remoteClosed && s.bodyRate != null && s.bodyRate.tooSlow(now)) {
+                // measured only while the client had room to send (paused while the window is shut)
+                wire.counters().slowBody();
+                s.bodyRate = null; // judged once
+                bodies.failStreamed(s, 408, "Request body arrives below the minimum data rate");
             } else if (s.ticket != null && now - s.queuedAt > queueNanos) {
                 if (s.ticket.abandon(shared.admission)) {
                     s.ticket = null;
