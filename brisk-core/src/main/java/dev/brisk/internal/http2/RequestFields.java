@@ -44,6 +44,8 @@ final class RequestFields implements HpackDecoder.Sink {
     private int authorityEnd;
     private boolean scheme;
     private boolean host;
+    private int hostStart;
+    private int hostEnd;
     private boolean expectContinue;
     /** An {@code expect} field other than {@code 100-continue}. */
     private boolean expectOther;
@@ -111,7 +113,16 @@ final class RequestFields implements HpackDecoder.Sink {
             return;
         }
         if (nl == 4 && Ascii.equalsIgnoreCase(name, no, nl, "host")) {
+            // one host, a well-formed one; its match with :authority is checked once both are read
+            if (host || !validAuthority(value, vo, vl)) {
+                malformed = host ? "more than one host field" : "invalid host field";
+                return;
+            }
             host = true;
+            addField(name, no, nl, value, vo, vl);
+            hostStart = fields[(fieldCount - 1) * 4 + 2];
+            hostEnd = fields[(fieldCount - 1) * 4 + 3];
+            return;
         }
         if (nl == 6 && Ascii.equalsIgnoreCase(name, no, nl, "expect")) {
             if (Ascii.equalsIgnoreCase(value, vo, vl, "100-continue")) {
@@ -178,6 +189,11 @@ final class RequestFields implements HpackDecoder.Sink {
             }
         } else if (!scheme || pathStart < 0) {
             malformed = "missing :scheme or :path";
+        }
+        if (malformed == null && host && authorityStart >= 0
+                && !sameIgnoringCase(head, hostStart, hostEnd, authorityStart, authorityEnd)) {
+            // two names for the request's target: which one a handler or a proxy believes is a smuggling aid (8.3.1)
+            malformed = "host differs from :authority";
         }
     }
 
@@ -340,7 +356,22 @@ final class RequestFields implements HpackDecoder.Sink {
             return false;
         }
         for (int i = off; i < off + n; i++) {
-            if (!Ascii.isTargetChar(a[i])) {
+            if (!Ascii.isTargetChar(a[i]) || a[i] == '#') { // no fragment in a request target (RFC 9112 3.2)
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code a[s1..e1)} and {@code a[s2..e2)} are the same ASCII text, in any case. */
+    private static boolean sameIgnoringCase(byte[] a, int s1, int e1, int s2, int e2) {
+        if (e1 - s1 != e2 - s2) {
+            return false;
+        }
+        for (int i = 0; i < e1 - s1; i++) {
+            int x = a[s1 + i];
+            int y = a[s2 + i];
+            if (x != y && ((x | 0x20) != (y | 0x20) || (x | 0x20) < 'a' || (x | 0x20) > 'z')) {
                 return false;
             }
         }

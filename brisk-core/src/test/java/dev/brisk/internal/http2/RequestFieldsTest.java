@@ -55,9 +55,27 @@ class RequestFieldsTest {
     }
 
     @Test
-    void aHostFieldIsKeptAsSent() {
-        Exchange ex = fields(false, request("host", "other")).exchange(OWNER);
-        assertThat(ex.headers("host")).containsExactly("other");
+    void aHostFieldIsKeptAsSentWhenItNamesWhatAuthorityNames() {
+        Exchange ex = fields(false, request("host", "Example.COM:8443")).exchange(OWNER);
+        assertThat(ex.headers("host")).containsExactly("Example.COM:8443");
+        Exchange alone = fields(false, ":method", "GET", ":scheme", "http", ":path", "/", "host", "other").exchange(OWNER);
+        assertThat(alone.headers("host")).as("host without :authority").containsExactly("other");
+    }
+
+    /**
+     * Two names for the target are a request HTTP/1.1 refuses (400) and RFC 9113 8.3.1 says to treat as
+     * malformed: which one a handler or a proxy in front believes is left to chance otherwise.
+     */
+    @Test
+    void aHostThatDiffersFromAuthorityOrComesTwiceIsMalformed() {
+        assertThat(fields(false, request("host", "other.example")).malformed()).isEqualTo("host differs from :authority");
+        assertThat(fields(false, request("host", "example.com")).malformed()).as("the port too").isNotNull();
+        assertThat(fields(false, ":method", "GET", ":scheme", "http", ":path", "/", "host", "a", "host", "a").malformed())
+                .isEqualTo("more than one host field");
+        assertThat(fields(false, ":method", "GET", ":scheme", "http", ":path", "/", "host", "a b").malformed())
+                .isEqualTo("invalid host field");
+        assertThat(fields(false, ":method", "GET", ":scheme", "http", ":path", "/x#frag").malformed())
+                .as("a fragment in :path").isNotNull();
     }
 
     @Test
