@@ -102,6 +102,41 @@ class Http2DrainTest {
         }
     }
 
+    /**
+     * A request the client sent before the shutdown began, still unread in the socket behind a slow
+     * handler (on the blocking engine, which reads frames only between its inline handlers), is served
+     * too: the drain must read what is there before it sends the final GOAWAY.
+     */
+    @Test
+    void aRequestSentBeforeTheShutdownIsServedEvenIfNotYetRead() throws Exception {
+        start(Duration.ofMillis(100)); // a grace shorter than /slow: it ends while the handler runs
+        try (H2Conn c = new H2Conn(app.port())) {
+            // the server has read our SETTINGS and waits for more, idle: the request comes in an idle read
+            // (on the blocking engine the drain once shut the input under that read's handler)
+            c.await(f -> f.type() == H2Conn.SETTINGS && f.has(H2Conn.ACK));
+            c.get(1, "/slow");
+            assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
+            c.get(3, "/hello"); // while /slow runs
+            Thread closer = closeInBackground();
+            List<H2Conn.Frame> rest = new ArrayList<>();
+            H2Conn.Frame f;
+            while ((f = c.read()) != null) {
+                rest.add(f);
+                if (f.type() == PING && !f.has(H2Conn.ACK)) {
+                    c.frame(PING, H2Conn.ACK, 0, f.payload());
+                }
+            }
+            assertThat(statusOf(rest, 1)).isEqualTo(200);
+            assertThat(statusOf(rest, 3)).as("sent before the shutdown: %s", rest).isEqualTo(200);
+            assertThat(bodyOf(rest, 3)).isEqualTo("hello");
+            H2Conn.Frame last = rest.stream().filter(type(GOAWAY)).filter(g -> g.lastStream() != Integer.MAX_VALUE)
+                    .findFirst().orElseThrow();
+            assertThat(last.lastStream()).isGreaterThanOrEqualTo(3);
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
+        }
+    }
+
     @Test
     void withoutGraceTheFinalGoAwayComesAtOnce() throws Exception {
         start(Duration.ZERO);

@@ -332,6 +332,11 @@ final class BlockingLoop implements Wire, Runnable {
             return 0;
         } finally {
             inRead = false;
+            if (untimed) {
+                // the wait is over: what it brought (a request, its handler running here) is not idle, and a
+                // drain must not shut the input under it, with more requests unread behind it in the socket
+                idleRead = false;
+            }
             if (yielded) {
                 turn.lock();
                 duplexRead = false;
