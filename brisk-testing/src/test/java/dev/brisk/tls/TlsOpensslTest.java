@@ -91,6 +91,18 @@ class TlsOpensslTest {
         assertThat(out).contains("ALPN protocol: h2");
     }
 
+    /**
+     * TLS 1.2 without forward secrecy or AEAD (a CBC suite here) is not negotiated at all: RFC 9113 9.2.2
+     * prohibits it for h2, which a client offering only it got before; an AEAD suite gets h2.
+     */
+    @Test
+    void tls12SuitesWithoutAeadAreNotNegotiated() throws Exception {
+        String cbc = sClient("", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384", "-alpn", "h2,http/1.1");
+        assertThat(cbc).doesNotContain("ALPN protocol: h2").containsIgnoringCase("handshake failure");
+        String gcm = sClient("", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256", "-alpn", "h2,http/1.1");
+        assertThat(gcm).contains("ALPN protocol: h2").contains("ECDHE-ECDSA-AES128-GCM-SHA256");
+    }
+
     @Test
     void onlyUnknownProtocolsOfferedIsRefusedWithNoApplicationProtocol() throws Exception {
         String out = sClient("", "-alpn", "spdy/3.1", "-CAfile", server.certPem().toString());

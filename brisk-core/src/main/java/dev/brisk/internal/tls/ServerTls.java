@@ -81,6 +81,7 @@ public final class ServerTls implements ProtocolFactory {
         SSLParameters p = e.getSSLParameters();
         p.setProtocols(options.protocols().toArray(new String[0]));
         p.setApplicationProtocols(alpn);
+        p.setCipherSuites(modernSuites(e.getEnabledCipherSuites()));
         p.setUseCipherSuitesOrder(true);
         if (options.clientAuth() == ClientAuth.NEED) {
             p.setNeedClientAuth(true);
@@ -89,6 +90,21 @@ public final class ServerTls implements ProtocolFactory {
         }
         e.setSSLParameters(p);
         return e;
+    }
+
+    /**
+     * The JDK's enabled suites less the TLS 1.2 ones without forward secrecy or an AEAD cipher (CBC, say):
+     * RFC 9113 (9.2.2, Appendix A) prohibits those for HTTP/2, and current guidance (Mozilla's
+     * "intermediate") for any TLS 1.2; without this, a client offering only them got h2 over CBC.
+     * TLS 1.3 suites, all AEAD, and the renegotiation signal stay.
+     */
+    static String[] modernSuites(String[] enabled) {
+        return java.util.Arrays.stream(enabled)
+                .filter(s -> !s.startsWith("TLS_") || s.startsWith("TLS_AES_") || s.startsWith("TLS_CHACHA20_")
+                        || s.equals("TLS_EMPTY_RENEGOTIATION_INFO_SCSV")
+                        || ((s.startsWith("TLS_ECDHE_") || s.startsWith("TLS_DHE_"))
+                                && (s.contains("_GCM_") || s.contains("_CHACHA20_POLY1305_"))))
+                .toArray(String[]::new);
     }
 
     private void maybeReload() {
