@@ -131,4 +131,25 @@ class Http2DataRateTest {
         }
         assertThat(app.metrics().connectionsTimedOut()).isZero();
     }
+
+    /**
+     * A client that keeps a stream's window shut (it never sends WINDOW_UPDATE) moves nothing: under
+     * min-response-rate it is cut at the end of the grace, as a socket that takes nothing is, not only
+     * after write-timeout (30 s here).
+     */
+    @Test
+    void aStreamWhoseWindowStaysShutIsResetAtTheRatesGrace() throws Exception {
+        start(0, 8 * 1024);
+        try (H2Conn c = new H2Conn(app.port())) {
+            long begin = System.nanoTime();
+            c.get(1, "/big"); // 8 MiB against the default 65,535-byte window, never opened
+            H2Conn.Frame reset = c.await(Duration.ofSeconds(10), on(H2Conn.RST_STREAM, 1));
+            long millis = (System.nanoTime() - begin) / 1_000_000L;
+            assertThat(reset.errorCode()).isEqualTo(8); // CANCEL
+            assertThat(millis).isBetween(900L, CUT_WITHIN_MILLIS);
+            c.get(3, "/big"); // the connection goes on: a new stream, its own window
+            assertThat(c.await(Duration.ofSeconds(5), on(HEADERS, 3)).status()).isEqualTo(200);
+        }
+        assertThat(app.metrics().slowResponses()).isEqualTo(1);
+    }
 }

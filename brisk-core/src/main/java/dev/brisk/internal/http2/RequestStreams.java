@@ -40,6 +40,8 @@ final class RequestStreams implements FrameReader.StreamFrames {
     private final long bodyNanos;
     private final long queueNanos;
     private final long writeNanos;
+    /** How long a stream (or the connection) may wait for the client's window: write-timeout, or less (a rate). */
+    private final long stallNanos;
 
     private final HeaderBlock block;
 
@@ -70,6 +72,10 @@ final class RequestStreams implements FrameReader.StreamFrames {
         this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
         this.queueNanos = shared.options.requestQueueTimeout().toNanos();
         this.writeNanos = shared.options.writeTimeout().toNanos();
+        // a window kept shut moves nothing: below any min-response-rate once its grace is over (at least an
+        // eighth of the rate's window, the meter's own step), as a socket that takes nothing is on HTTP/1.1
+        long grace = Math.max(shared.options.rateGrace().toNanos(), shared.options.rateWindow().toNanos() / 8);
+        this.stallNanos = shared.options.minResponseRate() > 0 ? Math.min(writeNanos, grace) : writeNanos;
         this.block = new HeaderBlock(2 * h2.maxHeaderListSize());
     }
 
@@ -419,6 +425,15 @@ final class RequestStreams implements FrameReader.StreamFrames {
      * The streams' deadlines: a body that stopped coming (408), a wait in the admission queue (503),
      * a window the client kept shut for {@code write-timeout} (reset).
      */
+    /** Counts a window stall: a slow response when the rate cut it first, else a timeout. */
+    private void stalled() {
+        if (stallNanos < writeNanos) {
+            wire.counters().slowResponse();
+        } else {
+            wire.counters().timedOut();
+        }
+    }
+
     void timers(long now) {
         streams.forEach(s -> {
             if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
@@ -445,14 +460,14 @@ final class RequestStreams implements FrameReader.StreamFrames {
                     s.ticket = null;
                     admission.shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
                 }
-            } else if (s.blockedSince != 0 && now - s.blockedSince > writeNanos) {
-                wire.counters().timedOut(); // the client kept the stream's window shut for write-timeout
+            } else if (s.blockedSince != 0 && now - s.blockedSince > stallNanos) {
+                stalled(); // the client kept the stream's window shut for write-timeout, or past the rate's grace
                 resetStream(s, H2.CANCEL, false);
             }
         });
         long connBlocked = sender.connBlockedSince();
-        if (connBlocked != 0 && now - connBlocked > writeNanos) {
-            wire.counters().timedOut(); // the connection's window: every stream waiting for it is reset
+        if (connBlocked != 0 && now - connBlocked > stallNanos) {
+            stalled(); // the connection's window: every stream waiting for it is reset
             for (Http2Stream s : sender.ready().toArray(new Http2Stream[0])) {
                 if (!s.closed) {
                     resetStream(s, H2.CANCEL, false);
