@@ -85,6 +85,35 @@ class MinimumDataRateTest {
         }
     }
 
+    /**
+     * A reader cut for its rate is reset, not closed: the bytes the server's kernel still held for it
+     * (up to a send buffer, megabytes) are dropped at once. Closed with a FIN, they stayed queued for as
+     * long as the client went on trickling, and it got the whole answer in the end.
+     */
+    @Test
+    void aReaderCutForItsRateIsResetAndItsUnsentBytesDropped() throws Exception {
+        try (BriskTestServer t = start(0, 256 * 1024); Socket s = new Socket()) {
+            s.setReceiveBufferSize(16 * 1024);
+            s.connect(new InetSocketAddress("127.0.0.1", t.port()));
+            s.getOutputStream().write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(Wire.awaitNoConnections(t, 8_000)).as("cut").isTrue(); // reading nothing meanwhile
+            long got = 0;
+            boolean reset = false;
+            s.setSoTimeout(5_000);
+            byte[] buf = new byte[64 * 1024];
+            try {
+                for (int n; (n = s.getInputStream().read(buf)) > 0; ) {
+                    got += n;
+                }
+            } catch (java.net.SocketException e) {
+                reset = true;
+            }
+            assertThat(reset).as("a reset, after %d bytes", got).isTrue();
+            assertThat(got).as("the rest was dropped").isLessThan(BIG.length);
+            assertThat(t.app().metrics().slowResponses()).isEqualTo(1);
+        }
+    }
+
     @Test
     void aReaderAboveTheRateIsNeverCut() {
         try (BriskTestServer t = start(0, 256 * 1024)) {

@@ -586,6 +586,7 @@ final class Http1Connection implements Protocol {
         if (output.writing()) {
             if (output.stalled(now)) {
                 wire.counters().timedOut();
+                wire.discardUnsent();
                 close();
             }
             return;

@@ -471,6 +471,7 @@ final class Http2Connection implements Protocol {
         }
         if (out.stalled(now, writeNanos)) {
             wire.counters().timedOut();
+            wire.discardUnsent();
             close();
             return;
         }

@@ -167,6 +167,7 @@ public final class TlsWire implements Wire, Protocol {
         }
         if (stalledSince != 0 && now - stalledSince > writeTimeoutNanos) {
             plain.counters().timedOut(); // records the socket has not taken for the whole write timeout
+            plain.discardUnsent();
             close();
             return;
         }
@@ -318,6 +319,11 @@ public final class TlsWire implements Wire, Protocol {
     @Override
     public long clock() {
         return plain.clock();
+    }
+
+    @Override
+    public void discardUnsent() {
+        plain.discardUnsent();
     }
 
     @Override

@@ -401,6 +401,11 @@ final class BlockingLoop implements Wire, Runnable {
     }
 
     @Override
+    public void discardUnsent() {
+        Linger.zero(ch);
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

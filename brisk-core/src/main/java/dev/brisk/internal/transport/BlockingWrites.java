@@ -266,6 +266,7 @@ final class BlockingWrites {
     }
 
     private void closeChannel() {
+        Linger.zero(ch); // the client does not take its bytes: drop them, do not keep them queued
         try {
             ch.close();
         } catch (IOException ignored) {

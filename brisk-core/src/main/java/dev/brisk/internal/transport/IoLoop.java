@@ -189,6 +189,7 @@ public final class IoLoop implements Runnable {
                     for (NioWire w : connections.toArray(new NioWire[0])) {
                         if (w.sendTooSlow(now)) {
                             counters.slowResponse();
+                            w.discardUnsent();
                             w.protocol.close();
                         } else {
                             w.protocol.onTimer(now);

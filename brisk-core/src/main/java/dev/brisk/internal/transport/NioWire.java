@@ -123,6 +123,11 @@ final class NioWire implements Wire {
     }
 
     @Override
+    public void discardUnsent() {
+        Linger.zero(ch);
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

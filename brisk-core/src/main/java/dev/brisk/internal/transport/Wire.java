@@ -111,6 +111,15 @@ public interface Wire {
     AccessLog.Sampler accessLogSampler();
 
     /**
+     * The connection is about to be cut because the client does not take what is sent to it (a write
+     * timeout, a response below the minimum rate): what the kernel still holds for it is dropped when
+     * it closes (a reset, {@code SO_LINGER} 0), rather than kept, up to a send buffer's worth, for as long
+     * as the client trickles. Any thread; a no-op where the transport cannot do it.
+     */
+    default void discardUnsent() {
+    }
+
+    /**
      * The protocol reads and takes tasks from other threads at once, for as long as the connection
      * lasts (a WebSocket: the peer may send while the app sends): a loop that blocks in a read lets
      * another thread run this wire's tasks meanwhile, so a send need not wait for the peer's next

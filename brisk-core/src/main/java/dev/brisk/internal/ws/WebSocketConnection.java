@@ -482,6 +482,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         }
         if (sender.stalled(now)) {
             wire.counters().timedOut(); // the peer took nothing for the whole write timeout
+            wire.discardUnsent();
             ended("write timed out");
             return;
         }

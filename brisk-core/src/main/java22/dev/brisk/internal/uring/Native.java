@@ -40,6 +40,7 @@ final class Native {
     static final int SOCK_CLOEXEC = 0x80000;
     static final int SOL_SOCKET = 1;
     static final int SO_REUSEADDR = 2;
+    static final int SO_LINGER = 13;
     static final int IPPROTO_TCP = 6;
     static final int TCP_NODELAY = 1;
     static final int SHUT_WR = 1;
@@ -139,6 +140,21 @@ final class Native {
             MemorySegment v = a.allocate(JAVA_INT);
             v.set(JAVA_INT, 0, value);
             check("setsockopt", (int) SETSOCKOPT.invokeExact(st, fd, level, name, v, 4), st);
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code SO_LINGER} on, 0 seconds: the socket's close is a reset, and what it has not sent is dropped. */
+    static void lingerZero(int fd) throws IOException {
+        MemorySegment st = STATE.get();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(8); // struct linger { int l_onoff; int l_linger; }
+            v.set(JAVA_INT, 0, 1);
+            v.set(JAVA_INT, 4, 0);
+            check("setsockopt", (int) SETSOCKOPT.invokeExact(st, fd, SOL_SOCKET, SO_LINGER, v, 8), st);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {

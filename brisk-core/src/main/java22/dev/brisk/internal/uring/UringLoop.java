@@ -664,6 +664,7 @@ final class UringLoop implements Runnable {
             }
             if (w.sendTooSlow(now)) {
                 counters.slowResponse();
+                w.discardUnsent();
                 w.protocol.close();
                 w.abandonSend(); // its bytes are not waited for: the client is too slow for them
             } else if (!w.protocol.isClosed()) {

@@ -470,6 +470,17 @@ final class UringWire implements Wire {
     }
 
     @Override
+    public void discardUnsent() {
+        if (!closed) {
+            try {
+                Native.lingerZero(fd);
+            } catch (IOException ignored) {
+                // the peer is gone already: nothing is held for it
+            }
+        }
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;
