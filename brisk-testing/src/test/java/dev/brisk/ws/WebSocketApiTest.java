@@ -91,6 +91,12 @@ class WebSocketApiTest {
                 assertThat(twice.status()).as("the key sent twice (RFC 6455 11.3.1)").isEqualTo(400);
                 assertThat(twice.body()).contains("Sec-WebSocket-Key must be sent once");
                 r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Sec-WebSocket-Version: 8\r\n\r\n");
+                var versions = r.read();
+                assertThat(versions.status()).as("the version sent twice (RFC 6455 11.3.5)").isEqualTo(400);
+                assertThat(versions.body()).contains("Sec-WebSocket-Version must be sent once");
+                r.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n");
                 assertThat(r.read().status()).isEqualTo(400);
                 r.send("GET /ws HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -65,4 +65,30 @@ class WebSocketEchoTest {
             }
         }
     }
+
+    /**
+     * Messages the client sent in the same write as its close are answered before the server's close,
+     * on every dispatch: with handlers on other threads, the close's reply once went out at once, and
+     * the echoes still being handled found the session closed (3 of 5 arrived, or none).
+     */
+    @Test
+    void messagesSentWithTheCloseAreAnsweredBeforeTheReply() throws Exception {
+        for (Dispatch d : Dispatch.values()) {
+            try (BriskTestServer t = start(d); RawWs c = RawWs.open(t.port(), "/echo")) {
+                java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+                for (int i = 0; i < 5; i++) {
+                    burst.write(c.frame(true, 0, 1, ("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8), true));
+                }
+                burst.write(c.frame(true, 0, 8, new byte[] {0x03, (byte) 0xe8}, true)); // close 1000
+                c.raw(burst.toByteArray());
+                java.util.List<String> echoes = new java.util.ArrayList<>();
+                RawWs.Frame f;
+                while ((f = c.read()).opcode() != 8) {
+                    echoes.add(f.text());
+                }
+                assertThat(echoes).as(d.name()).containsExactly("m0", "m1", "m2", "m3", "m4");
+                assertThat(f.closeCode()).isEqualTo(1000);
+            }
+        }
+    }
 }

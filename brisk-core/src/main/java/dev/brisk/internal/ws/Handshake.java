@@ -51,6 +51,10 @@ final class Handshake implements Handler {
             refuse(ctx, 400, "a WebSocket handshake is a GET request");
             return;
         }
+        if (ctx.headers("Sec-WebSocket-Version").size() > 1) {
+            refuse(ctx, 400, "Sec-WebSocket-Version must be sent once"); // RFC 6455 11.3.5
+            return;
+        }
         if (!"13".equals(trim(ctx.header("Sec-WebSocket-Version")))) {
             refuse(ctx, 426, "unsupported WebSocket version: Sec-WebSocket-Version must be 13")
                     .header("Sec-WebSocket-Version", "13");

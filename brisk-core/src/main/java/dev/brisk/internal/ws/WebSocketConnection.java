@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    │                                                  peer's close ──▶ CLOSED
  *    │                                                  protocol error ──▶ LINGER
  *    │                                                  ws-close-timeout ──▶ CLOSED
- *    ├──peer's close: the reply queued ─────────────────────────────────────▶ LINGER
+ *    ├──peer's close: the reply queued (after the handlers of the messages before it, within
+ *    │    ws-close-timeout; meanwhile still OPEN for their sends) ──────────▶ LINGER
  *    ├──protocol error or limit (1002, 1003, 1007, 1009, 1013): close queued ─▶ LINGER
  *    │      LINGER: input read and dropped; once the last frame is written, the output is shut
  *    │      (FIN); the peer's end of stream, or ws-close-timeout ──▶ CLOSED
@@ -58,6 +59,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private final long pingNanos;
     private final long closeNanos;
     private volatile int state = OPEN;
+    private static final int NO_REPLY = -1;
+    /** The peer's close code once its close came (answered at once, or after the handlers before it). */
+    private int replyCode = NO_REPLY;
     /** Bytes read and not yet taken (write mode), or null. */
     private ByteBuffer in;
     private boolean paused;
@@ -310,11 +314,33 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             close(); // the answer to our close: the handshake is done
             return;
         }
+        if (replyCode != NO_REPLY) {
+            return; // a second close while the first waits for the handlers: already answered in turn
+        }
         end(code, reason);
-        state = LINGER;
         inbound.discardData();
         closeDeadline = wire.clock() + closeNanos;
-        sender.last(Frames.close(code, "")); // the reply echoes the code (none for none)
+        replyCode = code;
+        if (handlers.inline() || handlers.pending() == 0) {
+            replyToPeerClose();
+        } else {
+            // messages read before the close still wait for their handlers: what they send goes out
+            // before our close (RFC 6455 5.5.1: a close may wait for the message being sent), at most
+            // until ws-close-timeout, after which the timer replies anyway
+            handlers.submit(() -> wire.execute(() -> {
+                replyToPeerClose();
+                afterEvent();
+            }));
+        }
+    }
+
+    /** The peer's close is answered (echoing its code, none for none): from now on the session lingers. Loop thread. */
+    private void replyToPeerClose() {
+        if (state != OPEN) {
+            return;
+        }
+        state = LINGER;
+        sender.last(Frames.close(replyCode, ""));
     }
 
     // ---- closing -------------------------------------------------------------------------------------
@@ -330,6 +356,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     private void initiate(int code, String reason) {
         if (state != OPEN) {
+            return;
+        }
+        if (replyCode != NO_REPLY) {
+            replyToPeerClose(); // the peer closed first: its close is answered, not a new one started
             return;
         }
         end(code, reason);
@@ -486,7 +516,11 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             ended("write timed out");
             return;
         }
-        if (state == OPEN) {
+        if (state == OPEN && replyCode != NO_REPLY) {
+            if (now - closeDeadline > 0) {
+                replyToPeerClose(); // the handlers before the peer's close took ws-close-timeout: answer now
+            }
+        } else if (state == OPEN) {
             if (now - lastHeard > idleNanos) {
                 ws.stats().idleClosed.increment();
                 initiate(CloseCodes.GOING_AWAY, "idle timeout");
@@ -509,7 +543,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     /** Tells the wire the next deadline (a blocking loop bounds its read by it; a selector loop scans anyway). */
     private void scheduleDeadline() {
         long next;
-        if (state == OPEN) {
+        if (state == OPEN && replyCode != NO_REPLY) {
+            next = closeDeadline; // the peer closed: its answer waits for the handlers, at most until then
+        } else if (state == OPEN) {
             next = lastHeard + idleNanos;
             if (pingNanos > 0) {
                 long ping = Math.max(lastHeard, lastPing) + pingNanos;
