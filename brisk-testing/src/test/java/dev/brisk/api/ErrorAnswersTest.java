@@ -189,6 +189,15 @@ class ErrorAnswersTest {
     }
 
     @Test
+    void anAcceptOnSeveralLinesIsReadWhole() {
+        // the JDK client sends each header() call as a line of its own: text/html, then application/json
+        HttpResponse<String> r = server.send(server.request("/missing").header("Accept", "text/html")
+                .header("Accept", "application/json").build());
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(header(r, "Content-Type")).as("JSON, from the second line").isEqualTo("application/json");
+    }
+
+    @Test
     void a405And500And501AreJsonToo() {
         HttpResponse<String> m = get("/only-post", "application/json");
         assertThat(m.body()).isEqualTo(

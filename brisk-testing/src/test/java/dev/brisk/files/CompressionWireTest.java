@@ -174,6 +174,16 @@ class CompressionWireTest {
     }
 
     @Test
+    void anAcceptEncodingOnSeveralLinesIsReadWhole() {
+        try (BriskTestServer t = start(); RawConnection c = t.raw()) {
+            c.send(get("/json", "Accept-Encoding: br;q=0", "Accept-Encoding: gzip"));
+            RawConnection.Response r = c.read();
+            assertThat(r.header("Content-Encoding")).as("the second line's gzip").isEqualTo("gzip");
+            assertThat(new String(gunzip(r.bodyBytes()), StandardCharsets.UTF_8)).isEqualTo(JSON);
+        }
+    }
+
+    @Test
     void clientsThatTakeNoCodingGetIdentityWithVary() {
         try (BriskTestServer t = start(); RawConnection c = t.raw()) {
             for (String ae : new String[] {null, "", "identity", "br", "gzip;q=0, deflate;q=0", "identity;q=0",

@@ -224,6 +224,24 @@ class StaticFilesWireTest {
         }
     }
 
+    /**
+     * A list field sent as several lines means the lines joined (RFC 9110 5.3): a client that splits
+     * If-Match or If-None-Match (or a proxy that adds a line) is answered as for one line, not as if it
+     * had sent only the first (If-Match was a wrong 412).
+     */
+    @Test
+    void listFieldsOnSeveralLinesAreReadWhole() {
+        String tag = StaticTree.etag(21, "");
+        try (BriskTestServer t = start(); RawConnection c = t.raw()) {
+            c.send(get("/static/hello.txt", "If-None-Match: \"other\"", "If-None-Match: " + tag));
+            assertThat(c.read().status()).isEqualTo(304);
+            c.send(get("/static/hello.txt", "If-Match: \"other\"", "If-Match: " + tag));
+            assertThat(c.read().status()).isEqualTo(200);
+            c.send(get("/static/hello.txt", "If-Match: \"other\"", "If-Match: \"x\""));
+            assertThat(c.read().status()).isEqualTo(412);
+        }
+    }
+
     @Test
     void ifModifiedSinceComparesSeconds() {
         try (BriskTestServer t = start(); RawConnection c = t.raw()) {

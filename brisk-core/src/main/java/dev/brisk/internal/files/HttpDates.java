@@ -18,11 +18,29 @@ import java.util.Locale;
 public final class HttpDates {
     private static final DateTimeFormatter IMF_FIXDATE =
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter RFC_850 = new DateTimeFormatterBuilder()
-            .appendPattern("EEEE, dd-MMM-")
-            .appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
-            .appendPattern(" HH:mm:ss 'GMT'")
-            .toFormatter(Locale.US);
+    /** RFC 850's, for the year it was made for (see {@link #rfc850}). */
+    private static volatile Rfc850 rfc850 = new Rfc850(-1, null);
+
+    /**
+     * RFC 850 dates have two-digit years, read (RFC 9110 5.6.7) as the year with those digits that is
+     * at most 50 years ahead, else the one before it: the window of 100 years moves with the current one.
+     */
+    private record Rfc850(int year, DateTimeFormatter format) {
+    }
+
+    private static DateTimeFormatter rfc850() {
+        int year = java.time.Year.now(ZoneOffset.UTC).getValue();
+        Rfc850 r = rfc850;
+        if (r.year != year) {
+            r = new Rfc850(year, new DateTimeFormatterBuilder()
+                    .appendPattern("EEEE, dd-MMM-")
+                    .appendValueReduced(ChronoField.YEAR, 2, 2, java.time.LocalDate.of(year - 49, 1, 1))
+                    .appendPattern(" HH:mm:ss 'GMT'")
+                    .toFormatter(Locale.US));
+            rfc850 = r;
+        }
+        return r.format;
+    }
     private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder()
             .appendPattern("EEE MMM ")
             .padNext(2)
@@ -47,13 +65,18 @@ public final class HttpDates {
         if (t.length() < 20 || t.length() > 40) {
             return -1;
         }
-        for (DateTimeFormatter f : new DateTimeFormatter[] {IMF_FIXDATE, RFC_850, ASCTIME}) {
-            try {
-                return LocalDateTime.parse(t, f).toEpochSecond(ZoneOffset.UTC);
-            } catch (DateTimeException e) {
-                // the next form
-            }
+        long at = parse(t, IMF_FIXDATE);
+        if (at < 0 && t.indexOf('-') > 0) {
+            at = parse(t, rfc850());
         }
-        return -1;
+        return at >= 0 ? at : parse(t, ASCTIME);
+    }
+
+    private static long parse(String t, DateTimeFormatter f) {
+        try {
+            return LocalDateTime.parse(t, f).toEpochSecond(ZoneOffset.UTC);
+        } catch (DateTimeException e) {
+            return -1; // not this form
+        }
     }
 }

@@ -26,7 +26,7 @@ public final class Preconditions {
      * @return {@link #PROCEED}, {@link #NOT_MODIFIED} or {@link #FAILED}
      */
     public static int evaluate(Context ctx, String etag, long modified) {
-        String ifMatch = ctx.header("If-Match");
+        String ifMatch = dev.brisk.internal.http.FieldLists.joined(ctx.headers("If-Match"));
         if (ifMatch != null) {
             if (!EntityTags.matches(ifMatch, etag, true)) {
                 return FAILED;
@@ -38,7 +38,7 @@ public final class Preconditions {
             }
         }
         boolean safe = ctx.method().equals("GET") || ctx.method().equals("HEAD");
-        String ifNoneMatch = ctx.header("If-None-Match");
+        String ifNoneMatch = dev.brisk.internal.http.FieldLists.joined(ctx.headers("If-None-Match"));
         if (ifNoneMatch != null) {
             if (EntityTags.matches(ifNoneMatch, etag, false)) {
                 return safe ? NOT_MODIFIED : FAILED;

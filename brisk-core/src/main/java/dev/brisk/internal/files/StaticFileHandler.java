@@ -115,7 +115,7 @@ public final class StaticFileHandler implements Handler {
         String coding = null;
         if (precompressed) {
             ctx.addHeader("Vary", "Accept-Encoding"); // added: a Vary set before (CORS' Origin) stays
-            String accept = ctx.header("Accept-Encoding");
+            String accept = dev.brisk.internal.http.FieldLists.joined(ctx.headers("Accept-Encoding"));
             if (accept != null) {
                 int br = AcceptEncoding.q(accept, "br");
                 int gzip = AcceptEncoding.q(accept, "gzip");

@@ -29,7 +29,7 @@ final class ErrorBodies {
 
     private static String acceptOf(Exchange ex) {
         try {
-            return ex.header("Accept");
+            return dev.brisk.internal.http.FieldLists.joined(ex.headers("Accept"));
         } catch (IllegalStateException released) {
             return null; // no head to read any more: the plain answer
         }

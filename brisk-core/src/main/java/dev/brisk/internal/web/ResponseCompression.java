@@ -6,6 +6,7 @@ import dev.brisk.internal.compress.EncodingStream;
 import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.files.UnsentBody;
 import dev.brisk.internal.http.AcceptEncoding;
+import dev.brisk.internal.http.FieldLists;
 import dev.brisk.internal.transport.LoopThread;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,7 +57,7 @@ final class ResponseCompression {
         }
         String name;
         try {
-            String accept = ex.header("Accept-Encoding");
+            String accept = FieldLists.joined(ex.headers("Accept-Encoding"));
             name = c.gzip() && c.deflate() ? AcceptEncoding.choose(accept, "gzip", "deflate")
                     : AcceptEncoding.choose(accept, c.gzip() ? "gzip" : "deflate");
         } catch (IllegalStateException released) {
@@ -110,7 +111,7 @@ final class ResponseCompression {
         }
         String inm;
         try {
-            inm = ex.header("If-None-Match");
+            inm = FieldLists.joined(ex.headers("If-None-Match"));
         } catch (IllegalStateException released) {
             return;
         }
