@@ -255,6 +255,43 @@ class WebSocketApiTest {
         }
     }
 
+    /**
+     * A peer that sends and never reads, to an echo: on the blocking engine the echo's write blocks in
+     * the handler and the minimum response rate ends it before the outbound limit can; that too is a
+     * receiver too slow — 1008 and counted — not a peer that left (1006, uncounted, as it was).
+     */
+    @Test
+    void aPeerThatNeverReadsItsEchoesIsASlowReceiverOnEveryEngine() throws Exception {
+        AtomicReference<String> closedWith = new AtomicReference<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().minResponseRate(8 * 1024).rateGrace(Duration.ofSeconds(1)).rateWindow(Duration.ofSeconds(1))
+                    .writeTimeout(Duration.ofSeconds(30)).wsCloseTimeout(Duration.ofMillis(500));
+            cfg.ws("/echo", w -> w
+                    .onBinary((s, data) -> s.sendBinary(data))
+                    .onClose((s, code, reason) -> {
+                        closedWith.set(code + " " + reason);
+                        closed.countDown();
+                    }));
+        }); RawWs c = RawWs.open(t.port(), "/echo")) {
+            c.socket.setReceiveBufferSize(8 * 1024);
+            byte[] big = new byte[900_000];
+            Thread sender = Thread.ofVirtual().start(() -> {
+                try {
+                    for (int i = 0; i < 12 && closed.getCount() > 0; i++) {
+                        c.send(true, 0, 2, big); // reads nothing back
+                    }
+                } catch (java.io.IOException ended) {
+                    // the server closed: what this test waits for
+                }
+            });
+            assertThat(closed.await(20, TimeUnit.SECONDS)).as("closed").isTrue();
+            assertThat(closedWith.get()).startsWith("1008 outbound limit exceeded");
+            assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
+            sender.join(Duration.ofSeconds(10));
+        }
+    }
+
     @Test
     void aSilentPeerIsPingedAndThenClosedWhileOneThatAnswersStays() throws Exception {
         try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {

@@ -111,8 +111,7 @@ final class BlockingWrites {
                 }
             } while (anyRemaining(srcs, n));
         } catch (IOException e) {
-            countWriteFailure();
-            throw e;
+            throw countWriteFailure(e);
         } finally {
             writingSince = 0;
             waiting = false;
@@ -155,15 +154,21 @@ final class BlockingWrites {
         }
     }
 
-    /** Counts why the watchdog failed a write (once), if it did. */
-    private void countWriteFailure() {
+    /**
+     * Counts why the watchdog failed a write (once), if it did, and says so: {@code e} as a
+     * {@link PeerTooSlowException} then, else as it is.
+     */
+    private IOException countWriteFailure(IOException e) {
         if (writeTooSlow) {
             writeTooSlow = false;
             counters.slowResponse();
+            return new PeerTooSlowException("the client took its bytes below min-response-rate", e);
         } else if (writeTimedOut) {
             writeTimedOut = false;
             counters.timedOut();
+            return new PeerTooSlowException("the client took nothing for write-timeout", e);
         }
+        return e;
     }
 
     /**
@@ -208,8 +213,7 @@ final class BlockingWrites {
                 sent += 1;
             }
         } catch (IOException e) {
-            countWriteFailure();
-            throw e;
+            throw countWriteFailure(e);
         } finally {
             writingSince = 0;
             waiting = false;

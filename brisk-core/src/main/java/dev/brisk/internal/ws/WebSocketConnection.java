@@ -478,8 +478,20 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         return sender.message(opcode, data, off, len);
     }
 
-    /** The write failed: the peer is gone. Loop thread. */
+    /**
+     * The write failed: the peer is gone, or (on a blocking engine, whose writes block) it took too
+     * little for the write timeout or the minimum rate, which is a receiver too slow: 1008, counted, as
+     * where the outbound limit finds it first. Loop thread.
+     */
     void writeFailed(IOException e) {
+        if (e instanceof dev.brisk.internal.transport.PeerTooSlowException) {
+            if (!sender.tooSlow()) {
+                ws.stats().slowReceivers.increment();
+            }
+            end(CloseCodes.POLICY, SLOW);
+            close();
+            return;
+        }
         ended("connection lost while writing: " + e.getMessage());
     }
 
