@@ -92,6 +92,11 @@ class EndToEndTest {
         try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz.body()))) {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected(null, null));
         }
+        // Accept-Encoding as two lines (RFC 9110 5.3: the list they make): gzip from the second
+        HttpResponse<byte[]> split = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                + "/search")).header("Accept-Encoding", "br;q=0").header("Accept-Encoding", "gzip").build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(split.headers().firstValue("Content-Encoding")).hasValue("gzip");
         assertThat(search("?starts_at=2021-03-01T00:00:00Z&ends_at=2021-04-01T00:00:00Z").body())
                 .isEqualTo(expected(LocalDateTime.parse("2021-03-01T00:00:00"), LocalDateTime.parse("2021-04-01T00:00:00")));
         assertThat(search("?starts_at=2022-06-15T12:00:00").body())

@@ -67,7 +67,8 @@ public final class SearchEndpoint implements Handler {
         // a page after a cursor is mostly asked for once: remembering it would only push out the windows in use
         SearchQuery q = raw.contains(SearchQuery.CURSOR + "=") ? SearchQuery.parse(queryParams(ctx), zone)
                 : queries.get(raw, () -> SearchQuery.parse(queryParams(ctx), zone));
-        boolean gzip = SearchBody.acceptsGzip(String.join(", ", ctx.headers("Accept-Encoding"))) // a list, on one line or several;
+        // a list, on one line or several (RFC 9110 5.3)
+        boolean gzip = SearchBody.acceptsGzip(String.join(", ", ctx.headers("Accept-Encoding")));
         EventIndex index = catalog.current();
         SearchBody body = cache.peek(index.version(), q);
         if (body != null) {
