@@ -1,6 +1,8 @@
 package dev.brisk.internal.compress;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.Deflater;
 
 /**
@@ -19,8 +21,10 @@ public final class Deflaters {
      * single positional read and deflated from there, never copied through the heap. Made on demand up
      * to the pool's bound ({@link #directMade}), then none: a caller without one takes the heap path.
      */
-    private final ArrayBlockingQueue<java.nio.ByteBuffer> freeDirect;
-    private final java.util.concurrent.atomic.AtomicInteger directMade = new java.util.concurrent.atomic.AtomicInteger();
+    private final ArrayBlockingQueue<ByteBuffer> freeDirect;
+    private final AtomicInteger directMade = new AtomicInteger();
+    /** The most direct buffers made: as many as {@link #freeDirect} holds, so a release always fits. */
+    private final int directBound;
     /** The largest file encoded from a direct buffer (the most a body is encoded whole). */
     public static final int WHOLE = 256 * 1024;
 
@@ -33,7 +37,8 @@ public final class Deflaters {
         this.raw = raw;
         this.free = new ArrayBlockingQueue<>(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
         this.freeBuffers = new ArrayBlockingQueue<>(free.remainingCapacity());
-        this.freeDirect = new ArrayBlockingQueue<>(free.remainingCapacity());
+        this.directBound = free.remainingCapacity();
+        this.freeDirect = new ArrayBlockingQueue<>(directBound);
     }
 
     /**
@@ -41,22 +46,17 @@ public final class Deflaters {
      * is out (so direct memory stays bounded and is never made and dropped per response); give it back
      * with {@link #releaseDirect}}
      */
-    java.nio.ByteBuffer acquireDirect() {
-        java.nio.ByteBuffer b = freeDirect.poll();
+    ByteBuffer acquireDirect() {
+        ByteBuffer b = freeDirect.poll();
         if (b != null) {
             return b.clear();
         }
-        int bound = freeDirect.remainingCapacity() + freeDirect.size();
-        for (int made = directMade.get(); made < bound; made = directMade.get()) {
-            if (directMade.compareAndSet(made, made + 1)) {
-                return java.nio.ByteBuffer.allocateDirect(WHOLE);
-            }
-        }
-        return null;
+        int made = directMade.getAndUpdate(n -> n < directBound ? n + 1 : n);
+        return made < directBound ? ByteBuffer.allocateDirect(WHOLE) : null;
     }
 
     /** Takes back a buffer from {@link #acquireDirect}. */
-    void releaseDirect(java.nio.ByteBuffer b) {
+    void releaseDirect(ByteBuffer b) {
         freeDirect.offer(b); // never full: no more are made than it holds
     }
 

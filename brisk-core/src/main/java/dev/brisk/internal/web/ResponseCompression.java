@@ -26,7 +26,7 @@ final class ResponseCompression {
      * The largest sized stream encoded whole on the handler's thread (not on a loop's: there the
      * stream is encoded as it is sent); larger ones are encoded as they are sent, in bounded buffers.
      */
-    static final long WHOLE_MAX = 256 * 1024;
+    static final long WHOLE_MAX = dev.brisk.internal.compress.Deflaters.WHOLE; // the size of the encoder's direct buffers
 
     private ResponseCompression() {
     }

@@ -135,53 +135,21 @@ class FeedPollerTest {
                         .replace("price=\"15.00\"", "price=\"1.00\""));
                 case GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").bytes(gzip(FEED));
                 case NOT_GZIP -> ctx.header("Content-Encoding", "gzip").contentType("application/xml").text(FEED);
-                case CUT -> ctx.contentType("application/xml").stream(new InputStream() { // half, then the connection fails
-                    private boolean sent;
-
-                    @Override
-                    public int read() {
-                        throw new UnsupportedOperationException();
-                    }
-
-                    @Override
-                    public int read(byte[] b, int off, int len) throws IOException {
-                        if (sent) {
-                            throw new IOException("the provider's connection broke");
-                        }
-                        sent = true;
-                        byte[] half = FEED.substring(0, FEED.length() / 2).getBytes(StandardCharsets.UTF_8);
-                        System.arraycopy(half, 0, b, off, half.length);
-                        return half.length;
-                    }
-                });
+                case CUT -> ctx.contentType("application/xml").stream(firstThen(FEED.substring(0, FEED.length() / 2), () -> {
+                    throw new IOException("the provider's connection broke"); // half, then the connection fails
+                }));
                 case ERROR_500 -> ctx.status(500).text("provider broke");
                 case GARBAGE -> ctx.contentType("application/xml").text("<<<this is not xml");
                 case TRUNCATED -> ctx.contentType("application/xml").text(FEED.substring(0, FEED.length() / 2));
                 case DUPLICATES -> ctx.contentType("application/xml").text(DUPLICATES);
-                case STALL_BODY -> ctx.contentType("application/xml").stream(new InputStream() {
-                    private boolean sent;
-
-                    @Override
-                    public int read() {
-                        throw new UnsupportedOperationException();
+                // the head and a first piece of the body go out at once, then nothing, far longer than the read timeout
+                case STALL_BODY -> ctx.contentType("application/xml").stream(firstThen(FEED.substring(0, 100), () -> {
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
                     }
-
-                    @Override
-                    public int read(byte[] b, int off, int len) throws IOException {
-                        if (!sent) { // the head and a first piece of the body go out at once...
-                            sent = true;
-                            byte[] start = FEED.substring(0, 100).getBytes(StandardCharsets.UTF_8);
-                            System.arraycopy(start, 0, b, off, start.length);
-                            return start.length;
-                        }
-                        try { // ...then nothing, far longer than the read timeout
-                            Thread.sleep(10_000);
-                        } catch (InterruptedException e) {
-                            throw new IOException(e);
-                        }
-                        return -1;
-                    }
-                });
+                }));
             }
         });
         });
@@ -198,6 +166,35 @@ class FeedPollerTest {
         poller.close();
         store.close();
         provider.close();
+    }
+
+    /** What a provider's body stream does after its first piece: fail, or wait (then the body ends). */
+    private interface After {
+        void run() throws IOException;
+    }
+
+    /** A body whose first read gives {@code first}; the next runs {@code after}, then ends. */
+    private static InputStream firstThen(String first, After after) {
+        return new InputStream() {
+            private boolean sent;
+
+            @Override
+            public int read() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (!sent) {
+                    sent = true;
+                    byte[] piece = first.getBytes(StandardCharsets.UTF_8);
+                    System.arraycopy(piece, 0, b, off, piece.length);
+                    return piece.length;
+                }
+                after.run();
+                return -1;
+            }
+        };
     }
 
     private static byte[] gzip(String s) throws IOException {
