@@ -149,7 +149,8 @@ class SpareThreadsTest {
         handlers[11] = lastRan::countDown;
         turn(handlers);
         assertThat(firstDone.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(middle.get()).isEqualTo(10);
+        // two spares may share the middle ones: the last can finish before a middle one another spare holds
+        await(() -> middle.get() == 10);
         // and again on the same spares, now parked: one blocks, one offered later still runs
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch later = new CountDownLatch(1);
