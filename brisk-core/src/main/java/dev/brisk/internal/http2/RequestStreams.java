@@ -23,7 +23,7 @@ import dev.brisk.internal.web.Exchange;
  * <p>Its parts: a {@link HeaderBlock} assembles and decodes header blocks; {@link RequestBodies}
  * takes DATA (the flow control of RFC 9113 6.9 in the client's direction) and the bodies it carries;
  * {@link StreamAdmission} hands whole requests to the app; {@link RecentResets} remembers what this
- * side reset.
+ * side reset, {@link OpenedIds} which lower ids the client skipped.
  *
  * <p>Loop thread only.
  */
@@ -51,6 +51,8 @@ final class RequestStreams implements FrameReader.StreamFrames {
     private int opened;
     /** Streams this side reset lately: frames the client sent before it saw the reset are ignored. */
     private final RecentResets resets = new RecentResets();
+    /** Which lower ids the client skipped: HEADERS on one is a protocol error, not a closed stream's. */
+    private final OpenedIds openedIds = new OpenedIds();
 
     /** The client's SETTINGS_INITIAL_WINDOW_SIZE: each new stream's send window. */
     private long peerInitialWindow = H2.DEFAULT_WINDOW;
@@ -114,6 +116,10 @@ final class RequestStreams implements FrameReader.StreamFrames {
                 trailers(s);
             } else if (stream <= lastClientStream) {
                 decode(false); // keeps the HPACK state in step
+                if (openedIds.skipped(stream)) {
+                    throw new Http2Exception(H2.PROTOCOL_ERROR, "HEADERS on stream " + stream
+                            + ", which was never opened: a new stream's id must be above every earlier one's");
+                }
                 if (!resets.contains(stream)) {
                     throw new Http2Exception(H2.STREAM_CLOSED, "HEADERS on closed stream " + stream);
                 }
@@ -134,6 +140,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
             throw new Http2Exception(H2.PROTOCOL_ERROR, "stream " + id + " is even: clients open odd streams");
         }
         lastClientStream = id;
+        openedIds.open(id);
         decode(false);
         if (!conn.serves(id)) {
             return; // after the final GOAWAY: not served, and the client knows it may retry it elsewhere
