@@ -292,6 +292,42 @@ class WebSocketApiTest {
         }
     }
 
+    /**
+     * The peer sends every 100 ms but reads nothing for longer than the idle timeout, so the server's
+     * answer (16 MiB) waits in its write all that time; on the blocking engine that write is the
+     * connection's thread, which reads nothing meanwhile. Once the peer reads, the session goes on: the
+     * time the server could not listen is not the peer's silence.
+     */
+    @Test
+    void aPeerThatSendsWhileALongWriteBlocksIsNotIdle() throws Exception {
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsIdleTimeout(Duration.ofMillis(600)).wsPingInterval(Duration.ZERO)
+                    .wsOutboundLimit(64L << 20).minResponseRate(0).writeTimeout(Duration.ofSeconds(30));
+            cfg.ws("/big", w -> w.onText((s, x) -> {
+                if (x.equals("go")) {
+                    s.sendBinary(new byte[16 << 20]);
+                } else if (!x.equals("tick")) {
+                    s.sendText(x);
+                }
+            }));
+        }); RawWs c = RawWs.open(t.port(), "/big")) {
+            c.text("go"); // 16 MiB: more than the socket buffers hold (4 MiB each at most here) while not read
+            long readFrom = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() - readFrom < 0) {
+                c.text("tick"); // active, but not reading
+                Thread.sleep(100); // the peer's pace, not a wait for a condition
+            }
+            RawWs.Frame big = c.readData();
+            assertThat(big.opcode()).isEqualTo(2);
+            assertThat(big.payload()).hasSize(16 << 20);
+            c.text("still here");
+            RawWs.Frame answer = c.read();
+            assertThat(answer.opcode()).as("an answer, not a close for idleness").isEqualTo(1);
+            assertThat(answer.text()).isEqualTo("still here");
+            assertThat(t.app().metrics().webSocketIdleClosed()).isZero();
+        }
+    }
+
     @Test
     void aSilentPeerIsPingedAndThenClosedWhileOneThatAnswersStays() throws Exception {
         try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {

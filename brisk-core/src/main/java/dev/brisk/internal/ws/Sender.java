@@ -143,9 +143,13 @@ final class Sender {
             return;
         }
         boolean all;
+        long began = wire.blocking() ? wire.clock() : 0;
         try {
             long before = outbound.queued();
             all = outbound.flush(wire);
+            if (wire.blocking()) {
+                conn.deaf(began, wire.clock()); // a blocking write: nothing was read meanwhile
+            }
             if (!all && outbound.queued() != before) {
                 stalledSince = wire.clock(); // progress: the write timeout counts from here
             }
