@@ -11,15 +11,15 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 
 /**
- * HTTP/2 (RFC 9113) on one {@link Wire}: the connection's state machine. It keeps the input, the
- * client's preface, the deadlines and the states below; frames come in through a {@link FrameReader},
- * which hands control frames (SETTINGS, PING, WINDOW_UPDATE, the client's GOAWAY) to
- * {@link ControlFrames} and what is a stream's to
- * {@link RequestStreams}, which turns header blocks and DATA into {@link Exchange}s for the app,
- * dispatched as HTTP/1.1 requests are (on the blocking engine right on this thread). Answers go out
- * through the {@link ResponseSender}; frames through the {@link FrameWriter} into one ordered
- * {@link Http2Output}, written at the end of each event; a {@link FloodGuard} caps what a client can
- * make it do for nothing; {@link GoAway} says how the connection ends when nothing went wrong.
+ * HTTP/2 (RFC 9113) on one {@link Wire}: the connection's state machine (below). Its parts: an
+ * {@link Http2Input} holds what is read and checks the client's preface; a {@link FrameReader} hands
+ * control frames (SETTINGS, PING, WINDOW_UPDATE, the client's GOAWAY) to {@link ControlFrames} and
+ * what is a stream's to {@link RequestStreams}, which turns header blocks and DATA into
+ * {@link Exchange}s for the app, dispatched as HTTP/1.1 requests are (on the blocking engine right on
+ * this thread). Answers go out through the {@link ResponseSender}; frames through the
+ * {@link FrameWriter} into one ordered {@link Http2Output}, written at the end of each event. A
+ * {@link FloodGuard} caps what a client can make it do for nothing; {@link Http2Deadlines} keeps the
+ * clocks; {@link GoAway} says how the connection ends when nothing went wrong.
  *
  * <pre>
  *   (open: SETTINGS sent) ─▶ PREFACE ──the preface's 24 bytes──▶ OPEN
@@ -45,8 +45,6 @@ final class Http2Connection implements Protocol {
     /** A GOAWAY for an error is on its way out: nothing more is read or served. */
     private static final int CLOSING = 2;
     private static final int CLOSED = 3;
-    /** How often a blocking loop looks at the timers while streams are open. */
-    private static final long TICK_NANOS = 100_000_000L;
 
     private final Wire wire;
     private final Http2Shared shared;
@@ -59,26 +57,16 @@ final class Http2Connection implements Protocol {
     private final FloodGuard flood;
     private final GoAway goAway;
     private final long writeNanos;
-    private final long idleNanos;
-    private final long headerNanos;
+    private final Http2Input input;
+    private final Http2Deadlines deadlines;
 
     private int state = PREFACE;
-    private ByteBuffer in; // write mode: unread bytes from inStart to position
-    private int inStart;
-    private int prefaceSeen;
-    private final long prefaceDeadline;
-
-    private long idleSince;
-    /** When a blocking loop next checks the timers while streams are open (see {@link #nextDeadline}). */
-    private long tickAt;
     private boolean flushQueued;
     /** An event is being handled: it writes at its end, so an answer made meanwhile needs no flush task. */
     private boolean inEvent;
     /** A write between inline handlers failed ({@link #flushBetweenHandlers}): close at the event's end. */
     private boolean writeFailed;
     private final Runnable flushTask = this::flushTask;
-    /** This thread is in {@code wire.read(in)}: a task that closes the connection meanwhile leaves {@code in} to it. */
-    private boolean reading;
     /** The blocking wire runs posted tasks while this thread waits in a read (see {@link #pumpsOnThisThread}). */
     private boolean duplex;
 
@@ -87,8 +75,7 @@ final class Http2Connection implements Protocol {
         this.shared = shared;
         this.h2 = shared.h2;
         this.writeNanos = shared.options.writeTimeout().toNanos();
-        this.idleNanos = shared.options.idleTimeout().toNanos();
-        this.headerNanos = shared.options.headerReadTimeout().toNanos();
+        this.input = new Http2Input(wire);
         // the connection's window: four streams' worth, so a few uploads at once need not wait for each other
         int connWindowTarget = (int) Math.min(H2.MAX_WINDOW, 4L * Math.max(H2.DEFAULT_WINDOW, h2.initialWindowSize()));
         this.out = new Http2Output(wire);
@@ -101,25 +88,16 @@ final class Http2Connection implements Protocol {
         this.streams = new RequestStreams(this, wire, shared, frames, sender, flood, connWindowTarget);
         ControlFrames control = new ControlFrames(frames, sender, streams, flood, goAway, wire::clock);
         this.reader = new FrameReader(control, streams, h2.maxFrameSize());
-        this.prefaceDeadline = now + headerNanos;
-        this.idleSince = now;
+        this.deadlines = new Http2Deadlines(shared.options, now);
         control.preface(h2, connWindowTarget);
-        if (buffered != null && buffered.hasRemaining()) {
-            holdInput();
-            if (in.remaining() < buffered.remaining()) {
-                ByteBuffer bigger = ByteBuffer.allocate(buffered.remaining() + in.capacity());
-                wire.inPool().release(in);
-                in = bigger;
-            }
-            in.put(buffered);
-        }
+        input.putFirst(buffered);
         wire.readInterest(true);
         // the bytes already read (and our SETTINGS) must not wait for a readiness event that may never come
         wire.execute(() -> {
             if (state != CLOSED) {
                 inEvent = true;
                 process();
-                releaseInputIfEmpty();
+                input.releaseIfEmpty();
                 afterEvent();
             }
         });
@@ -134,20 +112,16 @@ final class Http2Connection implements Protocol {
         }
         inEvent = true;
         for (int round = 0; round < 8; round++) {
-            holdInput();
             int n;
-            reading = true;
             try {
-                n = wire.read(in);
+                n = input.read();
             } catch (IOException e) {
-                reading = false;
                 close();
-                releaseInput(); // a task may have closed the connection while this thread read
+                input.release(); // a task may have closed the connection while this thread read
                 return;
             }
-            reading = false;
             if (state == CLOSED) {
-                releaseInput(); // closed by a task while this thread read (a duplex blocking wire)
+                input.release(); // closed by a task while this thread read (a duplex blocking wire)
                 return;
             }
             if (n < 0) {
@@ -159,11 +133,11 @@ final class Http2Connection implements Protocol {
             }
             wire.counters().bytesIn(n);
             process();
-            if (state == CLOSED || in == null || in.hasRemaining() || wire.blocking()) {
+            if (state == CLOSED || !input.filled() || wire.blocking()) {
                 break; // the buffer was not filled: nothing more is likely waiting
             }
         }
-        releaseInputIfEmpty();
+        input.releaseIfEmpty();
         afterEvent();
     }
 
@@ -177,11 +151,10 @@ final class Http2Connection implements Protocol {
             return;
         }
         inEvent = true;
-        holdInput();
-        in.put(src, 0, n);
+        input.put(src, n);
         wire.counters().bytesIn(n);
         process();
-        releaseInputIfEmpty();
+        input.releaseIfEmpty();
         afterEvent();
     }
 
@@ -202,59 +175,20 @@ final class Http2Connection implements Protocol {
         close();
     }
 
-    private void holdInput() {
-        if (in == null) {
-            in = wire.inPool().acquire();
-            inStart = 0;
-        } else if (!in.hasRemaining() && inStart > 0) {
-            in.flip().position(inStart);
-            in.compact();
-            inStart = 0;
-        }
-    }
-
-    private void releaseInput() {
-        if (in != null) {
-            wire.inPool().release(in);
-            in = null;
-        }
-    }
-
-    private void releaseInputIfEmpty() {
-        if (in != null && in.position() == inStart) {
-            wire.inPool().release(in);
-            in = null;
-            inStart = 0;
-        }
-    }
-
     /** Consumes the frames buffered, as far as they go. */
     private void process() {
-        if (in == null) {
-            return;
-        }
         if (state >= CLOSING) {
-            in.position(inStart); // closing: what still arrives is dropped
+            input.drop(); // closing: what still arrives is dropped
             return;
         }
-        byte[] a = in.array();
-        int end = in.position();
         try {
             if (state == PREFACE) {
-                int n = Math.min(H2.PREFACE.length - prefaceSeen, end - inStart);
-                for (int i = 0; i < n; i++) {
-                    if (a[inStart + i] != H2.PREFACE[prefaceSeen + i]) {
-                        throw new Http2Exception(H2.PROTOCOL_ERROR, "invalid connection preface");
-                    }
-                }
-                prefaceSeen += n;
-                inStart += n;
-                if (prefaceSeen < H2.PREFACE.length) {
+                if (!input.preface()) {
                     return;
                 }
                 state = OPEN;
             }
-            inStart = reader.read(a, inStart, end);
+            input.frames(reader);
         } catch (Http2Exception e) {
             connectionError(e.code, e.getMessage());
         }
@@ -301,19 +235,15 @@ final class Http2Connection implements Protocol {
 
     private long nextDeadline(long now) {
         if (state == PREFACE) {
-            return prefaceDeadline;
+            return deadlines.prefaceDeadline();
         }
         if (out.pending() > 0 || streams.open() > 0 || reader.inHeaderBlock() || state == CLOSING) {
-            // a fixed beat, not pushed back by every read that ends with nothing: onTimer moves it on
-            if (tickAt == 0 || tickAt - now > TICK_NANOS) {
-                tickAt = now + TICK_NANOS;
-            }
-            return tickAt;
+            return deadlines.beat(now);
         }
         if (goAway.inGrace()) {
             return goAway.graceEnd();
         }
-        return idleSince + idleNanos;
+        return deadlines.idleEnd();
     }
 
     /**
@@ -422,7 +352,7 @@ final class Http2Connection implements Protocol {
 
     /** No stream is open any more: the idle timeout runs from now. */
     void lastStreamClosed() {
-        idleSince = wire.clock();
+        deadlines.idleFrom(wire.clock());
     }
 
     /** A connection error: GOAWAY with {@code code}, then the connection closes once it is out. */
@@ -476,14 +406,14 @@ final class Http2Connection implements Protocol {
             return;
         }
         if (state == PREFACE) {
-            if (now - prefaceDeadline > 0) {
+            if (deadlines.prefacePassed(now)) {
                 wire.counters().timedOut();
                 close();
             }
             return;
         }
         inEvent = true;
-        tickAt = now + TICK_NANOS;
+        deadlines.ticked(now);
         if (state == OPEN) {
             timers(now);
         }
@@ -491,14 +421,14 @@ final class Http2Connection implements Protocol {
     }
 
     private void timers(long now) {
-        if (reader.inHeaderBlock() && now - streams.blockStarted() > headerNanos) {
+        if (reader.inHeaderBlock() && deadlines.headerBlockPassed(now, streams.blockStarted())) {
             wire.counters().timedOut();
             connectionError(H2.PROTOCOL_ERROR, "header block not finished within header-read-timeout");
             return;
         }
         goAway.timers(now, streams.lastClientStream());
         streams.timers(now);
-        if (streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock() && now - idleSince > idleNanos) {
+        if (streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock() && deadlines.idlePassed(now)) {
             wire.counters().timedOut();
             goAway.sendFinal(streams.lastClientStream(), "idle");
             state = CLOSING;
@@ -534,9 +464,7 @@ final class Http2Connection implements Protocol {
         state = CLOSED;
         abandonStreams();
         out.close();
-        if (!reading) {
-            releaseInput(); // else the reading thread gives it back when its read returns
-        }
+        input.releaseUnlessReading(); // a reading thread gives it back when its read returns
     }
 
     @Override
@@ -547,12 +475,12 @@ final class Http2Connection implements Protocol {
     @Override
     public boolean idle() {
         return state == OPEN && streams.open() == 0 && out.pending() == 0 && !reader.inHeaderBlock()
-                && (in == null || in.position() == inStart);
+                && input.empty();
     }
 
     @Override
     public boolean holdsInput() {
-        return in != null;
+        return input.held();
     }
 
     @Override
