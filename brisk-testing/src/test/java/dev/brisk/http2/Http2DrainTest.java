@@ -103,6 +103,41 @@ class Http2DrainTest {
     }
 
     /**
+     * A stream the client opens after the final GOAWAY is not served; what it then sends on it (here
+     * trailers right after the head, a request without a body) is ignored. It used to be a connection
+     * error (STREAM_CLOSED on the trailers), which cut the streams still being answered.
+     */
+    @Test
+    void framesOnAStreamOpenedAfterTheFinalGoAwayDoNotEndTheDrain() throws Exception {
+        start(Duration.ofSeconds(2));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/slow");
+            assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread closer = closeInBackground();
+            List<H2Conn.Frame> rest = new ArrayList<>();
+            until(c, rest, type(GOAWAY));
+            H2Conn.Frame ping = until(c, rest, f -> f.type() == PING && !f.has(H2Conn.ACK));
+            c.frame(PING, H2Conn.ACK, 0, ping.payload());
+            H2Conn.Frame last = until(c, rest, type(GOAWAY));
+            assertThat(last.lastStream()).as("the final GOAWAY").isEqualTo(1);
+            c.headers(3, false, H2Conn.request("POST", "/hello"));
+            java.io.ByteArrayOutputStream trailers = new java.io.ByteArrayOutputStream();
+            H2Conn.literal(trailers, "x-checksum", "1");
+            c.headers(3, true, trailers.toByteArray());
+            H2Conn.Frame f;
+            while ((f = c.read()) != null) {
+                rest.add(f);
+            }
+            assertThat(rest).noneMatch(x -> x.type() == GOAWAY && x.errorCode() != H2Conn.NO_ERROR);
+            assertThat(statusOf(rest, 1)).as("the stream in flight is still answered").isEqualTo(200);
+            assertThat(bodyOf(rest, 1)).isEqualTo("slow");
+            assertThat(rest).noneMatch(x -> x.stream() == 3 && x.type() == HEADERS);
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
+        }
+    }
+
+    /**
      * A request the client sent before the shutdown began, still unread in the socket behind a slow
      * handler (on the blocking engine, which reads frames only between its inline handlers), is served
      * too: the drain must read what is there before it sends the final GOAWAY.

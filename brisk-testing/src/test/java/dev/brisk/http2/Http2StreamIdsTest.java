@@ -55,6 +55,19 @@ class Http2StreamIdsTest {
         }
     }
 
+    /** Below the highest id, an even one is still the client's protocol error, whatever its neighbours. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void headersOnALowerEvenIdIsAProtocolError(Engine engine) throws Exception {
+        try (H2Conn c = start(engine)) {
+            c.get(1, "/hello");
+            c.get(3, "/hello");
+            c.await(on(H2Conn.DATA, 3).and(f -> f.has(H2Conn.END_STREAM)));
+            c.get(2, "/hello");
+            assertGoAway(c, H2Conn.PROTOCOL_ERROR, 3);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void headersOnAStreamOpenedAndClosedIsStreamClosed(Engine engine) throws Exception {

@@ -4,19 +4,20 @@ import dev.brisk.ServerOptions;
 
 /**
  * An HTTP/2 connection's clocks: the deadline for the client's preface, the idle timeout counted from
- * the moment its last stream closed, the header-read timeout of a header block, and the fixed beat at
- * which a blocking loop looks at the timers while anything is in flight (a selector loop's scan does
- * that on its own). Times are the wire's clock, in nanoseconds. Loop thread only.
+ * the connection's start and then from the moment its last stream closed, the header-read timeout of a
+ * header block, and the fixed beat at which a blocking loop looks at the timers while anything is in
+ * flight: streams open, output pending, a header block begun, a GOAWAY going out (a selector loop's
+ * scan does that on its own). Times are the wire's clock, in nanoseconds. Loop thread only.
  */
 final class Http2Deadlines {
-    /** How often a blocking loop looks at the timers while streams are open. */
+    /** How often a blocking loop looks at the timers while anything is in flight. */
     static final long TICK_NANOS = 100_000_000L;
 
     private final long idleNanos;
     private final long headerNanos;
     private final long prefaceDeadline;
     private long idleSince;
-    /** When a blocking loop next checks the timers while streams are open (see {@link #beat}). */
+    /** When a blocking loop next checks the timers while anything is in flight (see {@link #beat}). */
     private long tickAt;
 
     Http2Deadlines(ServerOptions options, long now) {

@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * An HTTP/2 connection's unread bytes: a pooled buffer held only while bytes wait in it (or a read is
- * in progress), the client's connection preface checked as it arrives, then whole frames handed to the
- * {@link FrameReader}. Why the reading flag: on a duplex blocking wire a posted task may close the
+ * An HTTP/2 connection's unread bytes: a buffer (pooled, or a larger one of its own for what an earlier
+ * protocol handed over) held only while bytes wait in it or a read is in progress; the client's
+ * connection preface checked as it arrives, then the frames handed to the {@link FrameReader}. Why the reading flag: on a duplex blocking wire a posted task may close the
  * connection while this thread waits in {@code wire.read}, and the buffer under that read must not go
  * back to the pool until the read returns.
  *
@@ -82,7 +82,7 @@ final class Http2Input {
         return prefaceSeen == H2.PREFACE.length;
     }
 
-    /** Hands the whole frames buffered to {@code reader}; a partial one stays. */
+    /** Hands what is buffered to {@code reader}; what it cannot take yet (part of a frame's header or of a fixed-size payload) stays. */
     void frames(FrameReader reader) throws Http2Exception {
         if (in != null) {
             start = reader.read(in.array(), start, in.position());

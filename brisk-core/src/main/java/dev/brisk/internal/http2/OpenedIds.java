@@ -5,13 +5,14 @@ package dev.brisk.internal.http2;
  * RFC 9113 5.1.1: a client opens streams in increasing order, and opening one closes every lower id it
  * skipped; a header block on such a never-opened id is an unexpected stream identifier (a connection
  * error of type {@code PROTOCOL_ERROR}), where one on a stream that was opened and is closed now is
- * {@code STREAM_CLOSED}. Remembers the last {@value #WINDOW} odd ids below the highest opened, in a bit
- * set of fixed size however far the client jumps; older ids are taken as opened (the lenient answer).
+ * {@code STREAM_CLOSED}. Remembers the highest id opened and the {@value #WINDOW} - 1 odd ids below it,
+ * in a bit set of fixed size however far the client jumps; older ids are taken as opened (the lenient
+ * answer). Odd ids only: an even one is the caller's protocol error before it gets here.
  *
  * <p>Loop thread only.
  */
 final class OpenedIds {
-    /** How many odd ids below the highest are remembered. */
+    /** How many odd ids are remembered: the highest and those just below it. */
     static final int WINDOW = 1024;
 
     private final long[] bits = new long[WINDOW / 64];

@@ -116,6 +116,9 @@ final class RequestStreams implements FrameReader.StreamFrames {
                 trailers(s);
             } else if (stream <= lastClientStream) {
                 decode(false); // keeps the HPACK state in step
+                if ((stream & 1) == 0) {
+                    throw new Http2Exception(H2.PROTOCOL_ERROR, "stream " + stream + " is even: clients open odd streams");
+                }
                 if (openedIds.skipped(stream)) {
                     throw new Http2Exception(H2.PROTOCOL_ERROR, "HEADERS on stream " + stream
                             + ", which was never opened: a new stream's id must be above every earlier one's");
@@ -143,7 +146,10 @@ final class RequestStreams implements FrameReader.StreamFrames {
         openedIds.open(id);
         decode(false);
         if (!conn.serves(id)) {
-            return; // after the final GOAWAY: not served, and the client knows it may retry it elsewhere
+            // after the final GOAWAY: not served, and the client knows it may retry it elsewhere; what it
+            // still sends on it (DATA, trailers) is ignored like a reset stream's, never a connection error
+            resets.add(id);
+            return;
         }
         if (block.dependency() == id) {
             rstClosed(id, H2.PROTOCOL_ERROR, true); // a stream cannot depend on itself (5.3.1)

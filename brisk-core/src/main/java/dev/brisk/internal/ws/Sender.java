@@ -120,7 +120,7 @@ final class Sender {
         holding = false;
         if (dirty) {
             dirty = false;
-            flush();
+            flush(true);
         }
     }
 
@@ -139,16 +139,27 @@ final class Sender {
 
     /** Writes what the socket takes; the rest on the next writable event. Loop thread. */
     void flush() {
+        flush(false);
+    }
+
+    /**
+     * As {@link #flush()}; {@code reader} when this is the thread that reads the peer, between two
+     * reads (frames just taken): a blocking write then keeps it from hearing the peer, and that time is
+     * not the peer's silence. A write from another thread (a task on a duplex blocking wire) runs while
+     * the reader still listens, so it earns no such credit.
+     */
+    private void flush(boolean reader) {
         if (conn.isClosed()) {
             return;
         }
         boolean all;
-        long began = wire.blocking() ? wire.clock() : 0;
+        boolean deaf = reader && wire.blocking();
+        long began = deaf ? wire.clock() : 0;
         try {
             long before = outbound.queued();
             all = outbound.flush(wire);
-            if (wire.blocking()) {
-                conn.deaf(began, wire.clock()); // a blocking write: nothing was read meanwhile
+            if (deaf) {
+                conn.deaf(began, wire.clock()); // a blocking write on the reading thread: nothing was read meanwhile
             }
             if (!all && outbound.queued() != before) {
                 stalledSince = wire.clock(); // progress: the write timeout counts from here

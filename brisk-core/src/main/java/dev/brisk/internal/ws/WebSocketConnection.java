@@ -518,10 +518,11 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     // ---- time -----------------------------------------------------------------------------------------
 
     /**
-     * This (blocking loop) thread was in a write from {@code from} to {@code to} and read nothing
-     * meanwhile: that time is not the peer's silence, so the idle timeout and the ping interval do not
-     * count it. Without this, a peer that went on sending while a long write blocked was closed 1001
-     * as idle when the write ended, before what it had sent was read. Loop thread.
+     * The thread that reads the peer (a blocking loop's, between two reads) was in a write from
+     * {@code from} to {@code to} and read nothing meanwhile: that time is not the peer's silence, so the
+     * idle timeout and the ping interval do not count it. Without this, a peer that went on sending while
+     * an inline handler's long write blocked was closed 1001 as idle when the write ended, before what it
+     * had sent was read. Loop thread.
      */
     void deaf(long from, long to) {
         if (lastHeard - from <= 0 && to - from > 0) {
