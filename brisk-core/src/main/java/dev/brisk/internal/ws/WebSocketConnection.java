@@ -55,9 +55,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private final Inbound inbound;
     private final Sender sender;
     private final HandlerQueue handlers;
-    private final long idleNanos;
-    private final long pingNanos;
     private final long closeNanos;
+    private final Heartbeat heartbeat;
     private volatile int state = OPEN;
     private static final int NO_REPLY = -1;
     /** The peer's close code once its close came (answered at once, or after the handlers before it). */
@@ -67,8 +66,6 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private boolean paused;
     private boolean outputShut;
     private final AtomicInteger waiting = new AtomicInteger();
-    private long lastHeard;
-    private long lastPing;
     private long closeDeadline;
     private int endCode = CloseCodes.ABNORMAL;
     private String endReason = "";
@@ -86,9 +83,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         this.inbound = new Inbound(new FrameParser(o.maxFrameSize(), deflate != null),
                 deflate == null ? null : new MessageInflater(deflate), o.maxMessageSize(), ws.budget(), this);
         this.sender = new Sender(wire, this, ws, deflate == null ? null : new MessageDeflater(deflate, ws.deflaters()));
-        this.idleNanos = o.idleTimeout().toNanos();
-        this.pingNanos = o.pingInterval().toNanos();
         this.closeNanos = o.closeTimeout().toNanos();
+        this.heartbeat = new Heartbeat(o.idleTimeout().toNanos(), o.pingInterval().toNanos(), wire.clock());
     }
 
     /**
@@ -110,9 +106,6 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     }
 
     private void start(ByteBuffer buffered) {
-        long now = wire.clock();
-        lastHeard = now;
-        lastPing = now;
         if (spec.onOpen != null) {
             handlers.submit(() -> {
                 try {
@@ -158,7 +151,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
                 break;
             }
             wire.counters().bytesIn(n);
-            lastHeard = wire.clock();
+            heartbeat.heard(wire.clock());
             in.flip();
             take(in);
             if (in == null) {
@@ -178,7 +171,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             ended("connection closed without a close frame");
             return;
         }
-        lastHeard = wire.clock();
+        heartbeat.heard(wire.clock());
         ByteBuffer b = ByteBuffer.wrap(java.util.Arrays.copyOf(src, n));
         take(b);
         if (b.hasRemaining() && state != CLOSED) {
@@ -286,7 +279,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
                 }
             }
             case FrameParser.PONG -> {
-                // lastHeard moved when its bytes arrived: that is all a pong is for
+                // the heartbeat heard its bytes arrive: that is all a pong is for
             }
             default -> peerClosed(payload, len);
         }
@@ -517,17 +510,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     // ---- time -----------------------------------------------------------------------------------------
 
-    /**
-     * The thread that reads the peer (a blocking loop's, between two reads) was in a write from
-     * {@code from} to {@code to} and read nothing meanwhile: that time is not the peer's silence, so the
-     * idle timeout and the ping interval do not count it. Without this, a peer that went on sending while
-     * an inline handler's long write blocked was closed 1001 as idle when the write ended, before what it
-     * had sent was read. Loop thread.
-     */
+    /** The reading thread was in a blocking write from {@code from} to {@code to} (see {@link Heartbeat#deaf}). Loop thread. */
     void deaf(long from, long to) {
-        if (lastHeard - from <= 0 && to - from > 0) {
-            lastHeard += to - from;
-        }
+        heartbeat.deaf(from, to);
     }
 
     @Override
@@ -546,11 +531,12 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
                 replyToPeerClose(); // the handlers before the peer's close took ws-close-timeout: answer now
             }
         } else if (state == OPEN) {
-            if (now - lastHeard > idleNanos) {
+            int due = heartbeat.due(now);
+            if (due == Heartbeat.IDLE) {
                 ws.stats().idleClosed.increment();
                 initiate(CloseCodes.GOING_AWAY, "idle timeout");
-            } else if (pingNanos > 0 && now - lastHeard >= pingNanos && now - lastPing >= pingNanos) {
-                lastPing = now;
+            } else if (due == Heartbeat.PING) {
+                heartbeat.pinged(now);
                 sender.control(FrameParser.PING, EMPTY);
             }
         } else if (now - closeDeadline > 0) {
@@ -571,13 +557,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         if (state == OPEN && replyCode != NO_REPLY) {
             next = closeDeadline; // the peer closed: its answer waits for the handlers, at most until then
         } else if (state == OPEN) {
-            next = lastHeard + idleNanos;
-            if (pingNanos > 0) {
-                long ping = Math.max(lastHeard, lastPing) + pingNanos;
-                if (ping - next < 0) {
-                    next = ping;
-                }
-            }
+            next = heartbeat.next();
         } else {
             next = closeDeadline;
         }
