@@ -38,9 +38,9 @@ public final class DemoMain {
                 config = config.withProviderUrl(URI.create(sim.feedUrl()));
             }
             service = EventsService.start(config);
-        } catch (IllegalArgumentException e) {
-            System.err.println("brisk demo: " + e.getMessage());
-            System.exit(2);
+        } catch (RuntimeException e) {
+            // exit, not return: the simulator's server, already up, would keep this JVM alive
+            System.exit(EventsMain.startFailed("brisk demo", e));
             return;
         }
         ProviderSimulator s = sim;

@@ -30,22 +30,34 @@ public final class EventsMain {
         EventsService service;
         try {
             service = EventsService.start(config);
-        } catch (IllegalArgumentException e) {
-            System.err.println("brisk events: " + e.getMessage()); // an unresolvable BRISK_HOST, say
-            System.exit(2);
-            return;
-        } catch (dev.brisk.events.store.StoreException e) {
-            System.err.println("brisk events: the database (EVENTS_DB_URL) cannot be used: " + e.getMessage());
-            System.exit(2);
-            return;
-        } catch (java.io.UncheckedIOException e) {
-            System.err.println("brisk events: " + e.getCause().getMessage()); // a port that is taken
-            System.exit(1);
+        } catch (RuntimeException e) {
+            System.exit(startFailed("brisk events", e));
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "events-shutdown"));
         printBanner("Brisk event search", service);
         service.awaitClose();
+    }
+
+    /**
+     * Reports why a start failed in one line on stderr, for {@code who} ("brisk events"), and returns the
+     * exit status: 2 for a wrong setting (an unresolvable host, a database URL no driver takes), 1 for
+     * what the machine refused (a port that is taken). Anything else is rethrown: a bug, with its trace.
+     */
+    static int startFailed(String who, RuntimeException e) {
+        if (e instanceof IllegalArgumentException) {
+            System.err.println(who + ": " + e.getMessage());
+            return 2;
+        }
+        if (e instanceof dev.brisk.events.store.StoreException) {
+            System.err.println(who + ": the database (EVENTS_DB_URL) cannot be used: " + e.getMessage());
+            return 2;
+        }
+        if (e instanceof java.io.UncheckedIOException io) {
+            System.err.println(who + ": " + io.getCause().getMessage());
+            return 1;
+        }
+        throw e;
     }
 
     /** Where the service listens and a few URLs to try. */

@@ -55,6 +55,30 @@ class DemoProcessTest {
         }
     }
 
+    /** The service's port or its metrics port taken: one line and status 1, not a trace and a JVM kept up by the simulator. */
+    @Test
+    void aTakenPortEndsTheDemoWithOneLineAndStatus1() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String port = Integer.toString(taken.getLocalPort());
+            for (String which : new String[] {"BRISK_PORT", "BRISK_METRICS_PORT"}) {
+                Map<String, String> env = new java.util.HashMap<>(Map.of(
+                        "BRISK_HOST", "127.0.0.1",
+                        "BRISK_PORT", Integer.toString(ChildJvm.freePort()),
+                        "SIM_PORT", Integer.toString(ChildJvm.freePort()),
+                        "BRISK_METRICS_PORT", Integer.toString(ChildJvm.freePort()),
+                        "EVENTS_DATA_DIR", dir.toString()));
+                env.put(which, port);
+                try (ChildJvm demo = new ChildJvm(DemoMain.class.getName(), env, "-Xmx128m")) {
+                    String line = demo.await(l -> l.startsWith("brisk demo: "), 60);
+                    assertThat(line).as(which).containsIgnoringCase("address already in use");
+                    assertThat(demo.process().waitFor(20, TimeUnit.SECONDS)).as("ended:\n%s", demo.output()).isTrue();
+                    assertThat(demo.process().exitValue()).as(demo.output()).isEqualTo(1);
+                    assertThat(demo.output()).as("no stack trace").doesNotContain("\tat ");
+                }
+            }
+        }
+    }
+
     @Test
     void aBadSettingStopsTheServiceWithItsNameAndStatus2() throws Exception {
         // the last two are found only as the service starts: a host that does not resolve, a database URL
