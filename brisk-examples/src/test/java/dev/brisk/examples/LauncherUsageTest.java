@@ -171,6 +171,36 @@ class LauncherUsageTest {
         assertThat(buildOutputs()).as("the build stamp and jars, untouched").isEqualTo(before);
     }
 
+    /**
+     * Run from another directory, with {@code JAVA_TOOL_OPTIONS} set (the JVM then prints "Picked up ..."
+     * before its version): the JDK is still recognised, and a relative {@code --dir} is the caller's.
+     */
+    @org.junit.jupiter.api.Test
+    void certFindsTheJdkWithJavaToolOptionsAndWritesWhereItIsCalledFrom() throws Exception {
+        Path home = Path.of(System.getProperty("java.home"));
+        assumeTrue(Files.isExecutable(home.resolve("bin/keytool")) && Files.isExecutable(home.resolve("bin/javac")),
+                "the tests run on a JDK with keytool");
+        Path caller = Files.createDirectories(tmp.resolve("caller"));
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("brisk").toString(), "cert", "--dir", "certs")
+                .directory(caller.toFile())
+                .redirectOutput(tmp.resolve("stdout").toFile()).redirectError(tmp.resolve("stderr").toFile());
+        pb.environment().put("JAVA_HOME", home.toString());
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Xss1m");
+        pb.environment().remove("JAVA");
+        Process p = pb.start();
+        try {
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("ended within 60 s").isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        String err = Files.readString(tmp.resolve("stderr"), StandardCharsets.UTF_8);
+        assertThat(err).as("JAVA_HOME taken as it is").doesNotContain("is not a JDK");
+        assertThat(p.exitValue()).as(err).isZero();
+        assertThat(caller.resolve("certs/localhost.p12")).isRegularFile();
+        assertThat(caller.resolve("certs/localhost-cert.pem")).isRegularFile();
+        assertThat(root.resolve("certs")).as("nothing in the checkout").doesNotExist();
+    }
+
     private static Arguments help(String usage, String... command) {
         return Arguments.of(usage, List.of(command));
     }
