@@ -233,6 +233,30 @@ class LoadSheddingTest {
         }
     }
 
+    /**
+     * A client that sends its body slowly takes its own time, not the server's: an adaptive limit
+     * samples the handler's latency, so slow uploads to a fast handler leave it where it is (they cut it
+     * to its floor when the sample ran from admission, before the body was read).
+     */
+    @Test
+    void slowUploadsToAFastHandlerDoNotCutAnAdaptiveLimit() throws Exception {
+        try (BriskTestServer server = BriskTestServer.start(engine, cfg -> {
+            cfg.options().maxConcurrentRequests(20).concurrencyLimit(dev.brisk.ConcurrencyLimitMode.ADAPTIVE);
+            cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+        }); dev.brisk.testing.RawConnection c = server.raw()) {
+            String body = "0123456789".repeat(6);
+            for (int i = 0; i < 3; i++) {
+                // the head at once, the body in four pieces 150 ms apart: over 250 ms per request
+                c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n");
+                c.sendInPieces(body, 15, 150);
+                dev.brisk.testing.RawConnection.Response r = c.read();
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo(body);
+            }
+            assertThat(server.app().metrics().concurrencyLimit()).isEqualTo(20);
+        }
+    }
+
     @Test
     void unlimitedByDefault() throws Exception {
         try (BriskTestServer server = BriskTestServer.start(engine, cfg -> cfg.get("/x", ctx -> ctx.text("x")))) {

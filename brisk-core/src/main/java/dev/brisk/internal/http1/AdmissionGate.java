@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class AdmissionGate {
     private final AdmissionControl admission;
     private final AtomicBoolean holdsSlot = new AtomicBoolean();
-    private long admittedAt;
+    /** When the handler got the request: an adaptive limit's latency runs from here, not from admission. */
+    private long dispatchedAt;
     /** Whether the current request reached its handler (then completion gives the slot back). */
     private boolean dispatched;
     private AdmissionControl.Ticket ticket;
@@ -28,9 +29,15 @@ final class AdmissionGate {
         dispatched = false;
     }
 
-    /** The request is handed to its handler (or its body reading begins toward it). */
+    /**
+     * The request is handed to its handler (for a streamed body: its handler starts while the body is
+     * read). From here the request's time is the server's: before it, reading a body the client may
+     * trickle was not, and a latency sample counted from admission let a slow uploader cut an
+     * adaptive limit.
+     */
     void dispatched() {
         dispatched = true;
+        dispatchedAt = System.nanoTime();
     }
 
     static final int ADMITTED = 0;
@@ -70,14 +77,20 @@ final class AdmissionGate {
     }
 
     private void taken() {
-        admittedAt = System.nanoTime();
         holdsSlot.set(true);
     }
 
-    /** Gives the slot back (once), with the request's latency for an adaptive limit. Any thread. */
+    /**
+     * Gives the slot back (once): with the handler's latency for an adaptive limit when the request
+     * reached it, else with none. Any thread (the handler's sees the dispatch's writes through the hand-off).
+     */
     void release() {
         if (holdsSlot.compareAndSet(true, false)) {
-            admission.release(System.nanoTime() - admittedAt, false);
+            if (dispatched) {
+                admission.release(System.nanoTime() - dispatchedAt, false);
+            } else {
+                admission.releaseUnmeasured();
+            }
         }
     }
 

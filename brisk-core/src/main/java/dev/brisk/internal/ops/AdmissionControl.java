@@ -76,8 +76,21 @@ public final class AdmissionControl {
      * and handing every slot on would keep the in-flight count at its old height for good.
      */
     public void release(long rttNanos, boolean dropped) {
+        limit.onSample(rttNanos, inFlight.get(), dropped);
+        giveBack();
+    }
+
+    /**
+     * A request that held a slot ends without having reached its handler (refused while its body was
+     * read, its connection closed): the slot goes on as above, but its time was the client's, not the
+     * server's, so it is no latency sample for the limit.
+     */
+    public void releaseUnmeasured() {
+        giveBack();
+    }
+
+    private void giveBack() {
         int n = inFlight.get();
-        limit.onSample(rttNanos, n, dropped);
         if (n <= limit.current() && grantNext()) {
             return;
         }
