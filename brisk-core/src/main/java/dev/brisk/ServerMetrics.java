@@ -70,8 +70,9 @@ public interface ServerMetrics {
 
     /**
      * Responses per route, keyed {@code "GET /users/{id}"} (method and template, never the raw path), by
-     * status class: {@code counts[c]} for {@code c}xx, {@code c} from 1 to 5 (index 0 unused). Requests
-     * no route matched (404, 405), fast-static answers and requests refused by load shedding are not in it.
+     * status class: {@code counts[c]} for {@code c}xx, {@code c} from 1 to 5 (index 0 unused), the
+     * {@code 503}s load shedding answered for a route included (its clients saw them). Requests no route
+     * matched (404, 405) and fast-static answers are not in it.
      *
      * @return a snapshot, route to counts
      */

@@ -253,7 +253,9 @@ class Http2ProtectionsTest {
         }
         assertThat(app.metrics().shed()).containsEntry("concurrency-limit", 1L);
         assertThat(app.metrics().inFlight()).isZero();
-        assertThat(app.metrics().requestsByProtocol()).containsEntry("h2c", 3L);
+        assertThat(app.metrics().requestsByProtocol()).containsEntry("h2c", 3L).containsEntry("http/1.1", 0L);
+        assertThat(app.metrics().requestsByRoute().get("GET /hello")).as("the shed answer under its route")
+                .containsExactly(0, 0, 1, 0, 0, 1);
     }
 
     @Test

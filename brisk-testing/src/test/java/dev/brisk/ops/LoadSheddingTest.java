@@ -87,6 +87,11 @@ class LoadSheddingTest {
             assertThat(server.app().metrics().inFlight()).isZero();
             // the slots came back: the next request runs
             assertThat(server.get("/slow").statusCode()).isEqualTo(200);
+            // the route's counts are what its clients saw, shed answers included
+            assertThat(server.app().metrics().requestsByRoute().get("GET /slow")).containsExactly(0, 0, 5, 0, 0, 6);
+            // every answer went out over HTTP/1.1 and is counted so, by the protocol's own count
+            assertThat(server.app().metrics().requestsByProtocol()).containsEntry("http/1.1", 11L)
+                    .containsEntry("h2", 0L).containsEntry("h2c", 0L);
         }
     }
 

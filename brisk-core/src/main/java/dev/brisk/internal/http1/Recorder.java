@@ -62,9 +62,15 @@ final class Recorder {
                     ex.route().stats().response(status);
                 }
             }
-            case SHED -> wire.counters().response(status, System.nanoTime() - headAt);
+            case SHED -> {
+                wire.counters().response(status, System.nanoTime() - headAt);
+                if (ex != null && ex.route() != null) {
+                    ex.route().stats().response(status); // a route's error rate includes its shed answers
+                }
+            }
             default -> wire.counters().parseError(status);
         }
+        wire.counters().http1Response();
         if (accessLog != null && wire.accessLogSampler().take(status)) {
             accessLog.offer(line(status, ex, fast, requestId, bodyBytes));
         }

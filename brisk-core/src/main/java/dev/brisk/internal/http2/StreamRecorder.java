@@ -46,7 +46,12 @@ final class StreamRecorder {
                     ex.route().stats().response(status);
                 }
             }
-            case SHED -> wire.counters().response(status, nanos);
+            case SHED -> {
+                wire.counters().response(status, nanos);
+                if (ex != null && ex.route() != null) {
+                    ex.route().stats().response(status); // a route's error rate includes its shed answers
+                }
+            }
             default -> wire.counters().parseError(status);
         }
         wire.counters().http2Response(tls);

@@ -11,8 +11,13 @@ public final class LoopCounters {
     long bytesOut;
     long writes;
     long timedOut;
-    /** Responses sent over HTTP/2 with TLS ([0], h2) and in the clear ([1], h2c); HTTP/1.x is the rest. */
+    /** Responses sent over HTTP/2 with TLS ([0], h2) and in the clear ([1], h2c). */
     final long[] http2 = new long[2];
+    /**
+     * Responses sent over HTTP/1.x, counted as such: derived as "all minus HTTP/2" from counters read a
+     * moment apart, it went backwards whenever an HTTP/2 response was counted between the two reads.
+     */
+    long http1;
     long slowBodies;
     long slowResponses;
     final long[] statusClass = new long[6];
@@ -72,6 +77,11 @@ public final class LoopCounters {
         parseErrors[ServerStats.parseErrorIndex(status)]++;
     }
 
+    /** One response (already counted by status) went out over HTTP/1.x. */
+    public void http1Response() {
+        http1++;
+    }
+
     /** One response (already counted by status) went out on an HTTP/2 stream, over TLS or not. */
     public void http2Response(boolean tls) {
         http2[tls ? 0 : 1]++;
@@ -95,6 +105,7 @@ public final class LoopCounters {
         add(parseErrors, o.parseErrors);
         add(shed, o.shed);
         add(http2, o.http2);
+        http1 += o.http1;
     }
 
     private static void add(long[] into, long[] from) {

@@ -151,7 +151,7 @@ public final class ServerStats {
         long h2 = sum(c -> c.http2[0]);
         long h2c = sum(c -> c.http2[1]);
         Map<String, Long> m = new LinkedHashMap<>();
-        m.put("http/1.1", Math.max(0, requests() - h2 - h2c)); // summed a moment apart: never below 0
+        m.put("http/1.1", sum(c -> c.http1));
         m.put("h2", h2);
         m.put("h2c", h2c);
         return m;

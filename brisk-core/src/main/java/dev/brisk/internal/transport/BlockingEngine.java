@@ -138,6 +138,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
     private void refuse(SocketChannel ch) {
         acceptorCounters.shed(ServerStats.ShedReason.THREAD_LIMIT);
         acceptorCounters.status(503);
+        acceptorCounters.http1Response();
         Thread.ofVirtual().start(() -> {
             try (ch) {
                 ch.write(ByteBuffer.wrap(refusal));
