@@ -134,9 +134,12 @@ public final class ConfigSource {
     public int integer(String option, int fallback) {
         return get(option).map(v -> {
             try {
+                if (!v.matches("-?[0-9]+")) { // parseInt takes a '+' and any script's digits: not here
+                    throw new NumberFormatException(v);
+                }
                 return Integer.parseInt(v);
             } catch (NumberFormatException e) {
-                boolean digits = v.matches("[+-]?[0-9]+");
+                boolean digits = v.matches("-?[0-9]+");
                 throw invalid(option, v, digits ? "an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
                         : "an integer");
             }
@@ -196,9 +199,9 @@ public final class ConfigSource {
      */
     public <E extends Enum<E>> E enumValue(String option, Class<E> type, E fallback) {
         return get(option).map(v -> {
-            String name = v.toUpperCase(Locale.ROOT).replace('-', '_');
+            String name = v.replace('-', '_');
             for (E e : type.getEnumConstants()) {
-                if (e.name().equals(name)) {
+                if (dev.brisk.internal.http.Ascii.equalsIgnoreCase(name, e.name())) {
                     return e;
                 }
             }

@@ -170,7 +170,8 @@ class ConfigSourceTest {
     void integers() {
         assertThat(env("BRISK_PORT", "0").integer("port", 1)).isZero();
         assertThat(env("BRISK_PORT", "-7").integer("port", 1)).isEqualTo(-7);
-        for (String bad : new String[] {"", "80a", "8.0", "2147483648", "0x50", "eighty"}) {
+        // a '+' and other scripts' digits (fullwidth, Arabic-Indic) are Integer.parseInt's, not ours
+        for (String bad : new String[] {"", "80a", "8.0", "2147483648", "0x50", "eighty", "+80", "\uFF18\uFF10", "\u0662"}) {
             assertThatThrownBy(() -> env("BRISK_PORT", bad).integer("port", 1)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'port'").hasMessageContaining("BRISK_PORT").hasMessageContaining("integer");
@@ -203,6 +204,9 @@ class ConfigSourceTest {
                 .isEqualTo(Dispatch.EVENT_LOOP);
         assertThat(ConfigSource.empty().enumValue("dispatch", Dispatch.class, Dispatch.WORKER_POOL))
                 .isEqualTo(Dispatch.WORKER_POOL);
+        // case folding is ASCII's: a dotless i does not make a 'virtual'
+        assertThatThrownBy(() -> env("BRISK_DISPATCH", "v\u0131rtual-threads").enumValue("dispatch", Dispatch.class, Dispatch.EVENT_LOOP))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_DISPATCH");
         assertThatThrownBy(() -> env("BRISK_DISPATCH", "threads").enumValue("dispatch", Dispatch.class, Dispatch.EVENT_LOOP))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("BRISK_DISPATCH")

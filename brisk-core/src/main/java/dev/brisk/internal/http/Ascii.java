@@ -77,6 +77,30 @@ public final class Ascii {
         return new String(b, 0, from, to - from);
     }
 
+    /**
+     * Whether {@code s} equals {@code ascii} ignoring the case of ASCII letters only: unlike
+     * {@link String#equalsIgnoreCase}, {@code "falſe"} (a long s) or {@code "lımıt"} (a dotless i) is
+     * not {@code "false"} or {@code "limit"}.
+     */
+    public static boolean equalsIgnoreCase(String s, String ascii) {
+        int n = s.length();
+        if (n != ascii.length()) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char a = s.charAt(i);
+            char b = ascii.charAt(i);
+            if (a != b && (a >= 0x80 || lower(a) != lower(b))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static char lower(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+    }
+
     /** Whether every char of {@code s} is ASCII: then its UTF-8 bytes are its chars, one each. */
     public static boolean isAscii(String s) {
         for (int i = 0, n = s.length(); i < n; i++) {

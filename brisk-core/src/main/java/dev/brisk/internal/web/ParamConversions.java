@@ -1,6 +1,7 @@
 package dev.brisk.internal.web;
 
 import dev.brisk.HttpException;
+import dev.brisk.internal.http.Ascii;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -97,9 +98,9 @@ public final class ParamConversions {
             case LONG -> integer(kind, name, raw, "an integer");
             case DOUBLE -> decimal(kind, name, raw);
             case BOOLEAN -> {
-                if ("true".equalsIgnoreCase(raw)) {
+                if (Ascii.equalsIgnoreCase(raw, "true")) {
                     yield Boolean.TRUE;
-                } else if ("false".equalsIgnoreCase(raw)) {
+                } else if (Ascii.equalsIgnoreCase(raw, "false")) {
                     yield Boolean.FALSE;
                 }
                 throw bad(kind, name, raw, "is not a boolean (true or false)");
@@ -108,7 +109,7 @@ public final class ParamConversions {
             case ENUM -> {
                 EnumInfo info = ENUMS.get(type);
                 for (Enum<?> c : info.constants()) {
-                    if (c.name().equalsIgnoreCase(raw)) {
+                    if (Ascii.equalsIgnoreCase(raw, c.name())) {
                         yield c;
                     }
                 }
