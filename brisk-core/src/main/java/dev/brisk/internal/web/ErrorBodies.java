@@ -46,8 +46,10 @@ final class ErrorBodies {
             return false;
         }
         String accept = acceptHeader.toLowerCase(Locale.ROOT); // media types are case-insensitive
-        if (accept.indexOf("json") < 0 && accept.indexOf("application/*") < 0) {
-            return false; // the common cases, without parsing: */*, a browser's list
+        if (accept.indexOf("json") < 0 && accept.indexOf("application/*") < 0 && accept.indexOf("q=") < 0) {
+            // the common cases, without parsing: */*, text/plain. With a q-value JSON may still win
+            // through */* over a text range given less (text/plain;q=0, */*)
+            return false;
         }
         // [specificity, q in thousandths, index] of the best range for each
         int[] json = {0, 0, Integer.MAX_VALUE};

@@ -17,6 +17,12 @@ class ErrorBodiesTest {
         assertThat(ErrorBodies.prefersJson("text/plain, application/json")).as("tie: first listed").isFalse();
         assertThat(ErrorBodies.prefersJson("application/problem+json")).as("not application/json").isFalse();
         assertThat(ErrorBodies.prefersJson("*/*;q=0.1, application/*;q=0.5")).isTrue();
+        // JSON through */* over a text range given less: the header names no JSON, still JSON by q
+        assertThat(ErrorBodies.prefersJson("text/plain;q=0, */*")).isTrue();
+        assertThat(ErrorBodies.prefersJson("text/*;q=0.1, */*")).isTrue();
+        assertThat(ErrorBodies.prefersJson("*/*")).as("a range matching both alike").isFalse();
+        assertThat(ErrorBodies.prefersJson("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))
+                .as("a browser's list").isFalse();
     }
 
     @Test
