@@ -66,9 +66,13 @@ public final class AccessLog {
             this.shared = shared ? new AtomicLong() : null;
         }
 
-        /** Whether to log a response with {@code status}. */
+        /**
+         * Whether to log a response with {@code status}: every server failure, one in {@code rate} of
+         * the rest. 501 and 505 answer what the client asked for (a method, a version the server does not
+         * have): sampled like client errors, or any client could have every line of its junk logged.
+         */
         public boolean take(int status) {
-            if (rate == 1 || status >= 500) {
+            if (rate == 1 || (status >= 500 && status != 501 && status != 505)) {
                 return true;
             }
             if (shared != null) {

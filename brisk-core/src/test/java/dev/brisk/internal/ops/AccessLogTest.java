@@ -100,6 +100,8 @@ class AccessLogTest {
         for (int i = 0; i < 50; i++) {
             assertThat(errors.take(503)).isTrue();
             assertThat(errors.take(404)).isFalse();
+            assertThat(errors.take(501)).as("a method the client made up: sampled").isFalse();
+            assertThat(errors.take(505)).isFalse();
         }
         AccessLog.Sampler every = new AccessLog.Sampler(1, shared);
         for (int i = 0; i < 50; i++) {
