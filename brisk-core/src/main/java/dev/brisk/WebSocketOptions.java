@@ -69,6 +69,11 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
         if (pingInterval == null || pingInterval.isNegative() || pingInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
             throw new IllegalArgumentException("ws-ping-interval must be >= 0 and at most 365 days: " + pingInterval);
         }
+        if (!pingInterval.isZero() && pingInterval.compareTo(idleTimeout) >= 0) {
+            // else a live peer that only answers pings is closed as idle before it is ever pinged
+            throw new IllegalArgumentException("ws-ping-interval (" + pingInterval + ") must be shorter than ws-idle-timeout ("
+                    + idleTimeout + "), or 0 for no pings");
+        }
         if (outboundLimit < 1024) {
             throw new IllegalArgumentException("ws-outbound-limit must be at least 1 KiB: " + outboundLimit);
         }

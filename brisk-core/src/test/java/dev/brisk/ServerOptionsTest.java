@@ -64,6 +64,9 @@ class ServerOptionsTest {
     static Stream<Arguments> outOfRange() {
         return Stream.of(
                 bad("port", "port -1", b -> b.port(-1)),
+                // a live peer that only answers pings would be closed as idle before its first ping
+                bad("ws-ping-interval", "ws-ping-interval not below ws-idle-timeout",
+                        b -> b.wsIdleTimeout(java.time.Duration.ofSeconds(10)).wsPingInterval(java.time.Duration.ofSeconds(10))),
                 bad("port", "port 65536", b -> b.port(65536)),
                 bad("io-threads", "io-threads 0", b -> b.ioThreads(0)),
                 bad("io-threads", "io-threads 1025", b -> b.ioThreads(1025)),
