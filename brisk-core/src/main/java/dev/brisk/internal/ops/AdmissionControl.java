@@ -25,10 +25,15 @@ public final class AdmissionControl {
             this.onGrant = onGrant;
         }
 
-        /** Gives up waiting (timeout, close); true when it was still waiting, so no slot is held. */
+        /**
+         * Gives up waiting (timeout, close); true when it was still waiting, so no slot is held. The
+         * ticket leaves the queue at once: left for the next grant to skip, tickets of requests that timed
+         * out piled up, with their connections' callbacks, for as long as every slot stayed taken.
+         */
         public boolean abandon(AdmissionControl owner) {
             if (state.compareAndSet(WAITING, GONE)) {
                 owner.queued.decrementAndGet();
+                owner.queue.remove(this); // the queue holds at most request-queue-size live tickets: short
                 return true;
             }
             return false;
@@ -136,6 +141,11 @@ public final class AdmissionControl {
 
     public int inFlight() {
         return inFlight.get();
+    }
+
+    /** Tickets in the queue, live or not (a grant may still have to skip a few): for tests. */
+    int queueLength() {
+        return queue.size();
     }
 
     public int queued() {

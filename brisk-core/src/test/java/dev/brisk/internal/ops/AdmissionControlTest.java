@@ -26,6 +26,24 @@ class AdmissionControlTest {
         }
     }
 
+    /** Every slot held for long, waiters timing out one after another: the queue stays short. */
+    @Test
+    void ticketsThatGiveUpLeaveTheQueue() {
+        AdmissionControl ac = new AdmissionControl(new ManualLimit(1), 4);
+        assertThat(ac.tryAcquire()).isTrue();
+        for (int i = 0; i < 10_000; i++) {
+            AdmissionControl.Ticket t = new AdmissionControl.Ticket(() -> { });
+            assertThat(ac.enqueue(t)).isTrue();
+            assertThat(t.abandon(ac)).isTrue();
+        }
+        assertThat(ac.queued()).isZero();
+        assertThat(ac.queueLength()).as("tickets kept").isZero();
+        List<Integer> granted = new ArrayList<>();
+        assertThat(ac.enqueue(new AdmissionControl.Ticket(() -> granted.add(1)))).isTrue();
+        ac.release(0, false);
+        assertThat(granted).containsExactly(1);
+    }
+
     @Test
     void aFreedSlotGoesToTheOldestWaiter() {
         AdmissionControl ac = new AdmissionControl(new ManualLimit(2), 4);
