@@ -187,6 +187,25 @@ public final class ConfigSource {
     }
 
     /**
+     * An option as a size in bytes that an {@code int} holds (a buffer's, a frame's): as {@link #size}.
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option
+     * @return the value in bytes or {@code fallback}
+     * @throws IllegalArgumentException when the value is not a size or is 2 GiB or more; the message names
+     *     the option and repeats the value as given (not a value it was cut to)
+     */
+    public int intSize(String option, int fallback) {
+        return get(option).map(v -> {
+            long n = parseSize(option, v);
+            if (n > Integer.MAX_VALUE) {
+                throw invalid(option, v, "a size below 2 GiB");
+            }
+            return (int) n;
+        }).orElse(fallback);
+    }
+
+    /**
      * An option as an enum constant, written in any case with {@code -} for {@code _}
      * ({@code worker-pool} is {@code WORKER_POOL}).
      *

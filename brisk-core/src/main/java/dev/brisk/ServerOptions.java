@@ -1050,11 +1050,11 @@ public record ServerOptions(
             http2 = source.bool("http2", http2);
             h2c = source.bool("h2c", h2c);
             h2MaxConcurrentStreams = source.integer("h2-max-concurrent-streams", h2MaxConcurrentStreams);
-            h2InitialWindowSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-initial-window-size", h2InitialWindowSize));
-            h2MaxFrameSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-frame-size", h2MaxFrameSize));
-            h2MaxHeaderListSize = (int) Math.min(Integer.MAX_VALUE, source.size("h2-max-header-list-size", h2MaxHeaderListSize));
-            wsMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, source.size("ws-max-frame-size", wsMaxFrameSize));
-            wsMaxMessageSize = (int) Math.min(Integer.MAX_VALUE, source.size("ws-max-message-size", wsMaxMessageSize));
+            h2InitialWindowSize = source.intSize("h2-initial-window-size", h2InitialWindowSize);
+            h2MaxFrameSize = source.intSize("h2-max-frame-size", h2MaxFrameSize);
+            h2MaxHeaderListSize = source.intSize("h2-max-header-list-size", h2MaxHeaderListSize);
+            wsMaxFrameSize = source.intSize("ws-max-frame-size", wsMaxFrameSize);
+            wsMaxMessageSize = source.intSize("ws-max-message-size", wsMaxMessageSize);
             wsIdleTimeout = source.duration("ws-idle-timeout", wsIdleTimeout);
             wsPingInterval = source.duration("ws-ping-interval", wsPingInterval);
             wsOutboundLimit = source.size("ws-outbound-limit", wsOutboundLimit);
@@ -1065,11 +1065,11 @@ public record ServerOptions(
             ioThreads = source.integer("io-threads", ioThreads);
             dispatch = source.enumValue("dispatch", Dispatch.class, dispatch);
             workerThreads = source.integer("worker-threads", workerThreads);
-            maxRequestLine = (int) Math.min(Integer.MAX_VALUE, source.size("max-request-line", maxRequestLine));
-            maxHeaderSize = (int) Math.min(Integer.MAX_VALUE, source.size("max-header-size", maxHeaderSize));
+            maxRequestLine = source.intSize("max-request-line", maxRequestLine);
+            maxHeaderSize = source.intSize("max-header-size", maxHeaderSize);
             maxHeaders = source.integer("max-headers", maxHeaders);
             maxBodySize = source.size("max-body-size", maxBodySize);
-            maxChunkExtension = (int) Math.min(Integer.MAX_VALUE, source.size("max-chunk-extension", maxChunkExtension));
+            maxChunkExtension = source.intSize("max-chunk-extension", maxChunkExtension);
             headerReadTimeout = source.duration("header-read-timeout", headerReadTimeout);
             bodyReadTimeout = source.duration("body-read-timeout", bodyReadTimeout);
             idleTimeout = source.duration("idle-timeout", idleTimeout);
@@ -1099,8 +1099,7 @@ public record ServerOptions(
             formMaxParts = source.integer("form-max-parts", formMaxParts);
             formMaxPartSize = source.size("form-max-part-size", formMaxPartSize);
             formMaxSize = source.size("form-max-size", formMaxSize);
-            formMaxPartHeaderSize = (int) Math.min(Integer.MAX_VALUE,
-                    source.size("form-max-part-header-size", formMaxPartHeaderSize));
+            formMaxPartHeaderSize = source.intSize("form-max-part-header-size", formMaxPartHeaderSize);
             formSpoolThreshold = source.size("form-spool-threshold", formSpoolThreshold);
             minBodyRate = source.size("min-body-rate", minBodyRate);
             minResponseRate = source.size("min-response-rate", minResponseRate);

@@ -183,8 +183,9 @@ public record EventsConfig(URI providerUrl, Duration pollInterval, String dbUrl,
     /** {@code text} as a whole number in [min, max]; else "{@code rule}, got {@code text}". */
     private static int intIn(String text, int min, int max, String rule) {
         try {
-            int n = Integer.parseInt(text);
-            if (n >= min && n <= max) {
+            // ASCII digits only: parseInt also takes a '+' and other scripts' digits
+            int n = text.matches("-?[0-9]{1,10}") ? Integer.parseInt(text) : Integer.MIN_VALUE;
+            if (n != Integer.MIN_VALUE && n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException e) {

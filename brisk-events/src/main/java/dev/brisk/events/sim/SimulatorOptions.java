@@ -245,6 +245,9 @@ public record SimulatorOptions(
         int integer(String name, int dflt) {
             String v = raw(name);
             try {
+                if (v != null && !v.matches("-?[0-9]+")) { // parseInt also takes a '+' and other scripts' digits
+                    throw new NumberFormatException(v);
+                }
                 return v == null ? dflt : Integer.parseInt(v);
             } catch (NumberFormatException e) {
                 throw bad(name, v, "an integer");
