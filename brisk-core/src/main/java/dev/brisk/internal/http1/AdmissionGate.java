@@ -4,8 +4,9 @@ import dev.brisk.internal.ops.AdmissionControl;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One connection's side of the in-flight limit: takes a slot for a request before its body is read or
- * any handler code runs, waits in the admission queue when there is none, and gives the slot back
+ * One connection's side of the in-flight limit: takes a slot for a request before any handler code
+ * runs (after a buffered body is read, before a streamed one is), waits in the admission queue when
+ * there is none, and gives the slot back
  * exactly once — by completion, failure or close, whichever comes first (hence the atomic flag: a
  * handler's thread completes while the loop may close).
  *

@@ -29,20 +29,29 @@ import java.util.concurrent.CompletableFuture;
  *
  * <pre>
  *   (accept)
- *      ▼                head whole: fast-static, or admitted with no body (or Expect: 100-continue)
- *   READ_HEAD ────────────────────────────────────────────────────────────────────────▶ HANDLING
- *    ▲  │  │ head whole, admitted, body follows                       body whole          ▲  │ ▲
- *    │  │  ├──────────────────────────────▶ READ_BODY ──────────────────────────────────────┘  │ │
- *    │  │  │ no slot free                     ▲   ▲ handler asked for a deferred body:          │ │
- *    │  │  └────────▶ QUEUED ──granted────────┘   └──── "100 Continue" written ◀──────────────┤ │
- *    │  │               │  (or to HANDLING as above)                                          │ │
- *    │  │               └──queue full or timed out: 503 (shed) ─────────────────────────────────┘ │
- *    │  └─ bad request, timeout, body below min-body-rate, limit: refused (closing after) ───────┘
+ *      ▼        head whole: fast-static, or admitted with no body (or a deferred one, Expect: 100-continue)
+ *   READ_HEAD ──────────────────────────────────────────────────────────────────────────────▶ HANDLING
+ *    ▲  │  │                                                                                  ▲  │  ▲
+ *    │  │  │ head whole: a buffered body follows           body whole (a buffered one         │  │  │
+ *    │  │  │ (no slot yet), or a streamed one, admitted    with its slot taken)               │  │  │
+ *    │  │  ├──────────────────────────────────▶ READ_BODY ────────────────────────────────────┤  │  │
+ *    │  │  │                                    ▲  │  ▲ handler asked for its deferred body:  │  │  │
+ *    │  │  │                                    │  │  └─ "100 Continue" written ◀─────────────│──┘  │
+ *    │  │  │            granted, streamed body  │  │ buffered body whole, no slot free        │     │
+ *    │  │  │ no slot free                       │  ▼                                          │     │
+ *    │  │  └──────────────────────────────────▶ QUEUED ──granted: its body read, or none ─────┤     │
+ *    │  │                                         └──queue full or timed out: 503 (shed) ─────┘     │
+ *    │  └─ bad request, timeout, body below min-body-rate, limit: refused (closing after) ──────────┘
  *    └──────────── response written, keep-alive ◀── HANDLING
  *                  response written, closing ──▶ (LingeringClose takes the wire; or, input ended, CLOSED)
  *                  response written, upgrade ──▶ (the Upgrade's protocol takes the wire)
  *   any ──▶ CLOSED: end of stream (after answering every complete request), I/O error, timeout, close()
  * </pre>
+ *
+ * <p>Admission (with {@code max-concurrent-requests}): a request without a body, or with a streamed or
+ * deferred one, takes its slot when its head is whole; a buffered body is read first (under its budget
+ * and {@code min-body-rate}), so a slow upload holds no slot, and takes one when it is whole. Shed then,
+ * its body read, the connection stays open.
  *
  * <p>Bodies: entering READ_BODY first reserves what the body needs against the server's budgets (its
  * declared length of memory, or of spool disk past {@code body-spool-threshold}; a chunked body as it
@@ -91,6 +100,13 @@ final class Http1Connection implements Protocol {
     private boolean graceGiven;
     /** The current request's body limit: its route's, or the server's. */
     private long bodyLimit;
+    /**
+     * The current request's buffered body is read before it asks for a slot: a client that trickles its
+     * body then holds none (only body budget, bounded by {@code min-body-rate}).
+     */
+    private boolean admitAfterBody;
+    /** A buffered body read whole, held (on the connection's hold) while its request waits in the queue. */
+    private RequestBody waitingBody;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -244,13 +260,22 @@ final class Http1Connection implements Protocol {
             // it outlives this call: reading its body, or on another thread, the buffer moves on
             exchange.own();
         }
-        if (shared.admission == null || exchange.neverShed() || admit()) {
+        admitAfterBody = false;
+        if (shared.admission == null || exchange.neverShed()) {
+            proceed();
+        } else if (parser.hasBody() && !channel.streamsBody() && !channel.body().deferred()) {
+            admitAfterBody = true; // the slot is taken once the body is whole (stepBody)
+            startBody();
+        } else if (admit()) {
             proceed();
         }
         return true;
     }
 
-    /** A slot now (true), or queued / shed (false): before the body is read or any handler runs. */
+    /**
+     * A slot now (true), or queued / shed (false): before any handler runs, and before the body is read
+     * unless it is a buffered one (then {@link #waitingBody} holds it, read whole).
+     */
     private boolean admit() {
         int admitted = gate.admit(grant);
         if (admitted == AdmissionGate.ADMITTED) {
@@ -272,6 +297,12 @@ final class Http1Connection implements Protocol {
         gate.granted();
         if (state != QUEUED) {
             gate.release(); // closed while the grant was on its way: pass it on
+            return;
+        }
+        if (waitingBody != null) {
+            RequestBody body = waitingBody;
+            waitingBody = null;
+            deliver(body);
             return;
         }
         proceed();
@@ -384,10 +415,24 @@ final class Http1Connection implements Protocol {
             }
             return false;
         }
+        if (admitAfterBody) {
+            admitAfterBody = false;
+            waitingBody = body;
+            if (!admit()) {
+                // queued with its body; or shed, the body given back and the next request (if any) read on
+                return state != QUEUED;
+            }
+            waitingBody = null;
+        }
+        deliver(body);
+        return true;
+    }
+
+    /** The whole body arrived and the request has its slot (if it needs one): to its handler, or to the handler waiting for it. */
+    private void deliver(RequestBody body) {
         toHandling();
         gate.dispatched();
         channel.body().arrived(body);
-        return true;
     }
 
     private void bodyFailed(HttpParseException e) {
@@ -417,9 +462,18 @@ final class Http1Connection implements Protocol {
         shed(reason);
     }
 
-    /** Refuses a request before its handler with 503 + Retry-After; an unread body means closing after. */
+    /**
+     * Refuses a request before its handler with 503 + Retry-After; an unread body means closing after,
+     * a body read whole (waiting for a slot) is given back and the connection kept.
+     */
     private void shed(ServerStats.ShedReason reason) {
-        closeAfter |= parser.hasBody(); // an unread body must not be taken for the next request
+        RequestBody held = waitingBody;
+        if (held != null) {
+            waitingBody = null;
+            held.release();
+        } else {
+            closeAfter |= parser.hasBody(); // an unread body must not be taken for the next request
+        }
         answerAlone(errors.shed(channel.exchange(), reason, closeAfter));
     }
 
@@ -672,6 +726,10 @@ final class Http1Connection implements Protocol {
         state = CLOSED;
         closed = true;
         gate.close(wasQueued);
+        if (waitingBody != null) {
+            waitingBody.release();
+            waitingBody = null;
+        }
         reader.input.release();
         reader.abortBody();
         output.close();
