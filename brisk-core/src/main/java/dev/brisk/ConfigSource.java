@@ -6,10 +6,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where options come from outside the code, for every module. An option named {@code max-body-size}
@@ -26,6 +31,8 @@ public final class ConfigSource {
     private final Map<String, String> env;
     private final Properties system;
     private final Properties file;
+    /** Every option name asked for so far: what {@link #likelyTypos} compares the given names with. */
+    private final Set<String> asked = ConcurrentHashMap.newKeySet();
 
     private ConfigSource(Map<String, String> env, Properties system, Properties file) {
         this.env = env;
@@ -102,6 +109,7 @@ public final class ConfigSource {
      * @return the value, trimmed, or empty when no place sets it
      */
     public Optional<String> get(String option) {
+        asked.add(option);
         String v = system.getProperty("brisk." + option);
         if (v == null) {
             v = env.get(envName(option));
@@ -275,6 +283,78 @@ public final class ConfigSource {
         } catch (ArithmeticException e) {
             throw invalid(option, v, "a size that fits in 64 bits");
         }
+    }
+
+    /**
+     * Settings given under Brisk's names ({@code BRISK_*} variables, {@code brisk.*} system properties
+     * and file keys) that no one asked for but that are one or two letters from a name that was asked
+     * for: most likely misspelt, and so silently without effect. Each comes as a sentence naming where
+     * it was given and the name meant. Names far from every asked one are not reported: other tools
+     * (the launcher, test switches) use the prefix too.
+     *
+     * <p>Call it after the options are read ({@link ServerOptions.Builder#from}); a module that asks for
+     * its own names later can call it again.
+     *
+     * @return one sentence per likely typo, sorted; empty when there is none
+     */
+    public List<String> likelyTypos() {
+        List<String> found = new ArrayList<>();
+        Set<String> envNames = new TreeSet<>();
+        Set<String> keys = new TreeSet<>();
+        for (String option : asked) {
+            envNames.add(envName(option));
+            keys.add("brisk." + option);
+        }
+        for (String name : new TreeSet<>(env.keySet())) {
+            if (name.startsWith("BRISK_")) {
+                typo("environment variable", name, envNames, found);
+            }
+        }
+        for (String key : new TreeSet<>(system.stringPropertyNames())) {
+            if (key.startsWith("brisk.")) {
+                typo("system property", key, keys, found);
+            }
+        }
+        for (String key : new TreeSet<>(file.stringPropertyNames())) {
+            if (key.startsWith("brisk.")) {
+                typo("configuration file key", key, keys, found);
+            }
+        }
+        return found;
+    }
+
+    private static void typo(String where, String given, Set<String> known, List<String> found) {
+        if (known.contains(given) || given.length() < 10) {
+            return; // a short name is as likely another tool's as a typo
+        }
+        for (String k : known) {
+            if (Math.abs(k.length() - given.length()) <= 2 && distance(given, k) <= 2) {
+                found.add(where + " " + given + " is not a Brisk setting and has no effect (did you mean " + k + "?)");
+                return;
+            }
+        }
+    }
+
+    /** Edit distance (insertions, deletions, substitutions and swaps of neighbours), for short names. */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                int v = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    v = Math.min(v, d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = v;
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     private static IllegalArgumentException invalid(String option, String value, String expected) {

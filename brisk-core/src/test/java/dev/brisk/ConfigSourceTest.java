@@ -244,4 +244,44 @@ class ConfigSourceTest {
             System.setProperty(key, value);
         }
     }
+
+    // ---- misspelt names ------------------------------------------------------------------------
+
+    /** Reads every server option from {@code src}, as a server's start does, then asks for the typos. */
+    private static java.util.List<String> typos(ConfigSource src) {
+        ServerOptions.builder().from(src).build();
+        return src.likelyTypos();
+    }
+
+    @Test
+    void aMisspeltVariableIsReportedWithTheNameMeant() {
+        ConfigSource src = ConfigSource.of(Map.of("BRISK_MAX_CONCURENT_REQUESTS", "4", "BRISK_PORT", "8080"),
+                new Properties(), new Properties());
+        assertThat(typos(src)).containsExactly("environment variable BRISK_MAX_CONCURENT_REQUESTS is not a Brisk "
+                + "setting and has no effect (did you mean BRISK_MAX_CONCURRENT_REQUESTS?)");
+    }
+
+    @Test
+    void misspeltFileKeysAndSystemPropertiesAreReportedToo() {
+        ConfigSource src = ConfigSource.of(Map.of(), props("brisk.idle-timout", "5s"),
+                props("brisk.max-body-sise", "1MiB", "brisk.max-body-size", "2MiB"));
+        assertThat(typos(src)).containsExactly(
+                "system property brisk.idle-timout is not a Brisk setting and has no effect (did you mean brisk.idle-timeout?)",
+                "configuration file key brisk.max-body-sise is not a Brisk setting and has no effect (did you mean brisk.max-body-size?)");
+    }
+
+    @Test
+    void namesFarFromEveryOptionAndShortOnesAreOtherToolsAndNotReported() {
+        ConfigSource src = ConfigSource.of(Map.of("BRISK_REQUIRE_H2SPEC", "1", "BRISK_JAVA_OPTS", "-Xmx1g",
+                "BRISK_METRICS_PORT", "9090", "BRISK_X", "1", "BRISK_IDLE_TIMEOUT", "5s", "OTHER_IDLE_TIMEOUT", "1s"),
+                props("other.idle-timout", "1s"), props("brisk.shutdown-timeout", "5s"));
+        assertThat(typos(src)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"idle-timeout,idle-timeout,0", "idle-timeout,idle-timout,1", "idle-timeout,idel-timeout,1",
+            "port,host,2", "abc,,3", "max-body-size,max-bodysize,1"})
+    void editDistance(String a, String b, int expected) {
+        assertThat(ConfigSource.distance(a, b == null ? "" : b)).isEqualTo(expected);
+    }
 }

@@ -96,6 +96,46 @@ class ConfigurationTest {
         }
     }
 
+    /**
+     * A misspelt limit leaves the default in force without a word; the app's creation warns, naming the
+     * setting meant, and the misspelt one has no effect.
+     */
+    @Test
+    void aMisspeltSettingIsWarnedOfWhenTheAppIsCreated() {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.brisk");
+        java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            Brisk app = Brisk.create(cfg -> {
+                cfg.configSource(ConfigSource.of(Map.of("BRISK_MAX_CONCURENT_REQUESTS", "4"), new Properties(),
+                        new Properties()));
+                cfg.get("/x", ctx -> ctx.text("x"));
+            });
+            assertThat(app.options().maxConcurrentRequests()).isZero(); // the default: the typo did nothing
+            assertThat(records).anySatisfy(r -> {
+                assertThat(r.getLevel()).isEqualTo(java.util.logging.Level.WARNING);
+                assertThat(r.getMessage()).isEqualTo("environment variable BRISK_MAX_CONCURENT_REQUESTS is not a "
+                        + "Brisk setting and has no effect (did you mean BRISK_MAX_CONCURRENT_REQUESTS?)");
+            });
+        } finally {
+            log.removeHandler(capture);
+        }
+    }
+
     @Test
     void precedenceIsCodeThenFileThenEnvironmentThenSystemProperty() {
         Properties file = props("brisk.max-body-size", "1KiB", "brisk.max-headers", "50", "brisk.backlog", "77");

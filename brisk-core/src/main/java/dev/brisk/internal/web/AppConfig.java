@@ -415,7 +415,13 @@ public final class AppConfig implements BriskConfig {
 
     /** The options: code values overlaid with the outside configuration. */
     public ServerOptions resolvedOptions() {
-        return options.from(source != null ? source : ConfigSource.load()).build();
+        ConfigSource src = source != null ? source : ConfigSource.load();
+        ServerOptions resolved = options.from(src).build();
+        for (String typo : src.likelyTypos()) {
+            // a misspelt limit would otherwise be silently the default
+            System.getLogger("dev.brisk").log(System.Logger.Level.WARNING, typo);
+        }
+        return resolved;
     }
 
     /**
