@@ -48,7 +48,7 @@ public record FormOptions(int maxParts, long maxPartSize, long maxSize, int maxP
 
     private static void check(String name, long v, long min, long max) {
         if (v < min || v > max) {
-            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ": " + v);
+            throw new IllegalArgumentException(name + ServerOptions.where(name) + " must be between " + min + " and " + max + ": " + v);
         }
     }
 }

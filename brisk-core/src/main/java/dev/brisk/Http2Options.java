@@ -50,7 +50,7 @@ public record Http2Options(boolean enabled, boolean h2c, int maxConcurrentStream
 
     private static void check(String name, long v, long min, long max) {
         if (v < min || v > max) {
-            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ": " + v);
+            throw new IllegalArgumentException(name + ServerOptions.where(name) + " must be between " + min + " and " + max + ": " + v);
         }
     }
 

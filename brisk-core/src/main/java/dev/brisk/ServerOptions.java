@@ -289,7 +289,7 @@ public record ServerOptions(
             throw new IllegalArgumentException("webSocket must not be null: WebSocketOptions.DEFAULTS");
         }
         if (plainPort >= 0 && !tls.enabled()) {
-            throw new IllegalArgumentException("plain-port is for a server with TLS on port; without TLS, port is plain");
+            throw new IllegalArgumentException("plain-port" + where("plain-port") + " is for a server with TLS on port; without TLS, port is plain");
         }
         requireRange("io-threads", ioThreads, 1, 1024);
         requireRange("worker-threads", workerThreads, 1, 100_000);
@@ -297,7 +297,7 @@ public record ServerOptions(
         requireRange("max-header-size", maxHeaderSize, 256, 1 << 20);
         requireRange("max-headers", maxHeaders, 1, 10_000);
         if (maxBodySize < 0 || maxBodySize > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("max-body-size must be between 0 and 2 GiB: " + maxBodySize);
+            throw new IllegalArgumentException("max-body-size" + where("max-body-size") + " must be between 0 and 2 GiB: " + maxBodySize);
         }
         requireRange("max-chunk-extension", maxChunkExtension, 0, 1 << 20);
         requireRange("max-requests-per-connection", maxRequestsPerConnection, 0, Integer.MAX_VALUE);
@@ -317,26 +317,26 @@ public record ServerOptions(
         requireRange("platform-threads", platformThreads, 1, 100_000);
         requirePositive("connection-wait-timeout", connectionWaitTimeout);
         if (io == null || threads == null) {
-            throw new IllegalArgumentException("io and threads must be set");
+            throw new IllegalArgumentException("io and threads" + where("io") + where("threads") + " must be set");
         }
         if (concurrencyLimit == null) {
-            throw new IllegalArgumentException("concurrency-limit must be set");
+            throw new IllegalArgumentException("concurrency-limit" + where("concurrency-limit") + " must be set");
         }
         if (accessLog == null) {
-            throw new IllegalArgumentException("access-log must be set");
+            throw new IllegalArgumentException("access-log" + where("access-log") + " must be set");
         }
         requireRange("access-log-sample-rate", accessLogSampleRate, 1, Integer.MAX_VALUE);
         if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("host must not be empty");
+            throw new IllegalArgumentException("host" + where("host") + " must not be empty");
         }
         if (dispatch == null) {
-            throw new IllegalArgumentException("dispatch must be set");
+            throw new IllegalArgumentException("dispatch" + where("dispatch") + " must be set");
         }
         requireRange("body-memory-budget", bodyMemoryBudget, 1024, Long.MAX_VALUE);
         requireRange("body-spool-threshold", bodySpoolThreshold, 0, Integer.MAX_VALUE - 16);
         requireRange("body-spool-disk", bodySpoolDisk, 0, Long.MAX_VALUE);
         if (bodySpoolDir == null) {
-            throw new IllegalArgumentException("body-spool-dir must not be null (empty: java.io.tmpdir)");
+            throw new IllegalArgumentException("body-spool-dir" + where("body-spool-dir") + " must not be null (empty: java.io.tmpdir)");
         }
         if (forms == null) {
             throw new IllegalArgumentException("forms must not be null: FormOptions.DEFAULTS");
@@ -374,7 +374,7 @@ public record ServerOptions(
     }
 
     /** Where an option is set from outside, for a message: {@code " (brisk.port / BRISK_PORT)"}. */
-    private static String where(String name) {
+    static String where(String name) {
         return " (brisk." + name + " / " + ConfigSource.envName(name) + ")";
     }
 

@@ -51,28 +51,28 @@ public record TlsOptions(Path certificate, Path privateKey, String privateKeyPas
      */
     public TlsOptions {
         if ((certificate == null) != (privateKey == null)) {
-            throw new IllegalArgumentException("tls-cert and tls-key go together: give both, or tls-keystore");
+            throw new IllegalArgumentException("tls-cert and tls-key (BRISK_TLS_CERT, BRISK_TLS_KEY) go together: give both, or tls-keystore");
         }
         if (certificate != null && keyStore != null) {
-            throw new IllegalArgumentException("give tls-cert and tls-key, or tls-keystore, not both");
+            throw new IllegalArgumentException("give tls-cert and tls-key, or tls-keystore (BRISK_TLS_KEYSTORE), not both");
         }
         if (clientAuth == null) {
-            throw new IllegalArgumentException("tls-client-auth must be none, want or need");
+            throw new IllegalArgumentException("tls-client-auth" + ServerOptions.where("tls-client-auth") + " must be none, want or need");
         }
         if (clientAuth != ClientAuth.NONE && trustedCertificates == null) {
             throw new IllegalArgumentException("tls-client-auth " + clientAuth.name().toLowerCase(java.util.Locale.ROOT)
                     + " needs tls-trust: the CA certificates client certificates must chain to");
         }
         if (protocols == null || protocols.isEmpty() || !SUPPORTED_PROTOCOLS.containsAll(protocols)) {
-            throw new IllegalArgumentException("tls-protocols must be TLSv1.3 and/or TLSv1.2: " + protocols);
+            throw new IllegalArgumentException("tls-protocols" + ServerOptions.where("tls-protocols") + " must be TLSv1.3 and/or TLSv1.2: " + protocols);
         }
         protocols = List.copyOf(protocols);
         if (handshakeTimeout == null || handshakeTimeout.isNegative() || handshakeTimeout.isZero()
                 || handshakeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("tls-handshake-timeout must be > 0 and at most 365 days: " + handshakeTimeout);
+            throw new IllegalArgumentException("tls-handshake-timeout" + ServerOptions.where("tls-handshake-timeout") + " must be > 0 and at most 365 days: " + handshakeTimeout);
         }
         if (reloadInterval == null || reloadInterval.isNegative() || reloadInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("tls-reload-interval must be >= 0 and at most 365 days: " + reloadInterval);
+            throw new IllegalArgumentException("tls-reload-interval" + ServerOptions.where("tls-reload-interval") + " must be >= 0 and at most 365 days: " + reloadInterval);
         }
     }
 

@@ -57,33 +57,33 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
      */
     public WebSocketOptions {
         if (maxFrameSize < 125 || maxFrameSize > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("ws-max-frame-size must be between 125 bytes and 2 GiB: " + maxFrameSize);
+            throw new IllegalArgumentException("ws-max-frame-size" + ServerOptions.where("ws-max-frame-size") + " must be between 125 bytes and 2 GiB: " + maxFrameSize);
         }
         if (maxMessageSize < 125 || maxMessageSize > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("ws-max-message-size must be between 125 bytes and 2 GiB: " + maxMessageSize);
+            throw new IllegalArgumentException("ws-max-message-size" + ServerOptions.where("ws-max-message-size") + " must be between 125 bytes and 2 GiB: " + maxMessageSize);
         }
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()
                 || idleTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-idle-timeout must be a positive duration of at most 365 days: " + idleTimeout);
+            throw new IllegalArgumentException("ws-idle-timeout" + ServerOptions.where("ws-idle-timeout") + " must be a positive duration of at most 365 days: " + idleTimeout);
         }
         if (pingInterval == null || pingInterval.isNegative() || pingInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-ping-interval must be >= 0 and at most 365 days: " + pingInterval);
+            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " must be >= 0 and at most 365 days: " + pingInterval);
         }
         if (!pingInterval.isZero() && pingInterval.compareTo(idleTimeout) >= 0) {
             // else a live peer that only answers pings is closed as idle before it is ever pinged
-            throw new IllegalArgumentException("ws-ping-interval (" + pingInterval + ") must be shorter than ws-idle-timeout ("
+            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " (" + pingInterval + ") must be shorter than ws-idle-timeout ("
                     + idleTimeout + "), or 0 for no pings");
         }
         if (outboundLimit < 1024) {
-            throw new IllegalArgumentException("ws-outbound-limit must be at least 1 KiB: " + outboundLimit);
+            throw new IllegalArgumentException("ws-outbound-limit" + ServerOptions.where("ws-outbound-limit") + " must be at least 1 KiB: " + outboundLimit);
         }
         if (memory < outboundLimit) {
-            throw new IllegalArgumentException("ws-memory (" + memory + ") must be at least ws-outbound-limit ("
+            throw new IllegalArgumentException("ws-memory" + ServerOptions.where("ws-memory") + " (" + memory + ") must be at least ws-outbound-limit ("
                     + outboundLimit + ")");
         }
         if (closeTimeout == null || closeTimeout.isNegative() || closeTimeout.isZero()
                 || closeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-close-timeout must be a positive duration of at most 365 days: " + closeTimeout);
+            throw new IllegalArgumentException("ws-close-timeout" + ServerOptions.where("ws-close-timeout") + " must be a positive duration of at most 365 days: " + closeTimeout);
         }
     }
 }

@@ -71,15 +71,15 @@ class TlsKeyFilesTest {
     @Test
     void optionsThatDoNotGoTogetherAreRefused() {
         assertThatThrownBy(() -> ServerOptions.builder().tlsPem(server.certPem(), null).build())
-                .hasMessage("tls-cert and tls-key go together: give both, or tls-keystore");
+                .hasMessage("tls-cert and tls-key (BRISK_TLS_CERT, BRISK_TLS_KEY) go together: give both, or tls-keystore");
         assertThatThrownBy(() -> ServerOptions.builder().tlsPem(server.certPem(), server.keyPem())
-                .tlsKeyStore(server.p12(), "x").build()).hasMessage("give tls-cert and tls-key, or tls-keystore, not both");
+                .tlsKeyStore(server.p12(), "x").build()).hasMessage("give tls-cert and tls-key, or tls-keystore (BRISK_TLS_KEYSTORE), not both");
         assertThatThrownBy(() -> ServerOptions.builder().tlsPem(server.certPem(), server.keyPem())
                 .tlsClientAuth(ClientAuth.NEED).build()).hasMessageContaining("needs tls-trust");
         assertThatThrownBy(() -> ServerOptions.builder().tlsPem(server.certPem(), server.keyPem())
-                .tlsProtocols(List.of("TLSv1.1")).build()).hasMessage("tls-protocols must be TLSv1.3 and/or TLSv1.2: [TLSv1.1]");
+                .tlsProtocols(List.of("TLSv1.1")).build()).hasMessage("tls-protocols (brisk.tls-protocols / BRISK_TLS_PROTOCOLS) must be TLSv1.3 and/or TLSv1.2: [TLSv1.1]");
         assertThatThrownBy(() -> ServerOptions.builder().plainPort(8081).build())
-                .hasMessage("plain-port is for a server with TLS on port; without TLS, port is plain");
+                .hasMessage("plain-port (brisk.plain-port / BRISK_PLAIN_PORT) is for a server with TLS on port; without TLS, port is plain");
     }
 
     @Test
