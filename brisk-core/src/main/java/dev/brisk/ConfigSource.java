@@ -45,7 +45,8 @@ public final class ConfigSource {
      *
      * @return a source over a snapshot of the file; environment and system properties are read live
      * @throws UncheckedIOException when the file exists but cannot be read
-     * @throws IllegalArgumentException when {@code brisk.config} names a file that does not exist
+     * @throws IllegalArgumentException when {@code brisk.config} names a file that does not exist, or
+     *     the file holds a malformed unicode escape
      */
     public static ConfigSource load() {
         Map<String, String> env = System.getenv();
@@ -58,6 +59,8 @@ public final class ConfigSource {
                 props.load(in);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + file, e);
+            } catch (IllegalArgumentException e) { // a malformed unicode escape: say in which file
+                throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
             }
         } else if (path != null) {
             throw new IllegalArgumentException("config file not found: " + file);

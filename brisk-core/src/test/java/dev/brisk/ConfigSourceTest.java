@@ -237,6 +237,20 @@ class ConfigSourceTest {
         }
     }
 
+    @Test
+    void aMalformedEscapeInTheFileNamesTheFile(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("broken.properties");
+        Files.writeString(f, "brisk.host=a\\u12G4\n");
+        String old = System.getProperty("brisk.config");
+        try {
+            System.setProperty("brisk.config", f.toString());
+            assertThatThrownBy(ConfigSource::load).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("cannot read " + f + ": ");
+        } finally {
+            restore("brisk.config", old);
+        }
+    }
+
     private static void restore(String key, String value) {
         if (value == null) {
             System.clearProperty(key);

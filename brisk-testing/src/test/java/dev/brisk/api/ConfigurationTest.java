@@ -136,6 +136,40 @@ class ConfigurationTest {
         }
     }
 
+    /** A TLS setting without a key means the user believes the server speaks TLS: it says it does not. */
+    @Test
+    void aTlsSettingWithTlsOffIsWarnedOf() {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.brisk");
+        java.util.List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                messages.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            Brisk app = Brisk.create(cfg -> {
+                cfg.configSource(ConfigSource.of(Map.of("BRISK_TLS_PROTOCOLS", "TLSv1.3"), new Properties(),
+                        new Properties()));
+                cfg.get("/x", ctx -> ctx.text("x"));
+            });
+            assertThat(app.options().tls().enabled()).isFalse();
+            assertThat(messages).contains("tls-protocols (brisk.tls-protocols / BRISK_TLS_PROTOCOLS) is set but has "
+                    + "no effect: TLS is off (no tls-cert and tls-key, nor tls-keystore)");
+        } finally {
+            log.removeHandler(capture);
+        }
+    }
+
     @Test
     void precedenceIsCodeThenFileThenEnvironmentThenSystemProperty() {
         Properties file = props("brisk.max-body-size", "1KiB", "brisk.max-headers", "50", "brisk.backlog", "77");

@@ -413,13 +413,27 @@ public final class AppConfig implements BriskConfig {
         return this;
     }
 
+    /** Options that mean something only with TLS on; the key options themselves turn it on. */
+    private static final java.util.List<String> TLS_ONLY = java.util.List.of("tls-keystore-password",
+            "tls-client-auth", "tls-trust", "tls-protocols", "tls-handshake-timeout", "tls-reload-interval");
+
     /** The options: code values overlaid with the outside configuration. */
     public ServerOptions resolvedOptions() {
         ConfigSource src = source != null ? source : ConfigSource.load();
         ServerOptions resolved = options.from(src).build();
+        System.Logger log = System.getLogger("dev.brisk");
         for (String typo : src.likelyTypos()) {
             // a misspelt limit would otherwise be silently the default
-            System.getLogger("dev.brisk").log(System.Logger.Level.WARNING, typo);
+            log.log(System.Logger.Level.WARNING, typo);
+        }
+        if (!resolved.tls().enabled()) {
+            for (String option : TLS_ONLY) {
+                if (src.get(option).isPresent()) {
+                    // most likely the key is what is missing: the user believes the server speaks TLS
+                    log.log(System.Logger.Level.WARNING, option + " (brisk." + option + " / " + ConfigSource.envName(option)
+                            + ") is set but has no effect: TLS is off (no tls-cert and tls-key, nor tls-keystore)");
+                }
+            }
         }
         return resolved;
     }
