@@ -101,4 +101,54 @@ class GracefulShutdownTest {
             t.close();
         }
     }
+
+    /**
+     * A request refused during the drain (here: its wait in the admission queue times out, with its body
+     * read and without one) says {@code Connection: close} like every other answer then: said keep-alive,
+     * its client could send again just as the drain closes the connection.
+     */
+    @Test
+    void aRequestShedDuringTheDrainSaysConnectionClose() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().maxConcurrentRequests(1).requestQueueSize(2)
+                    .requestQueueTimeout(java.time.Duration.ofMillis(600))
+                    .drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(5));
+            cfg.get("/wait", ctx -> {
+                entered.countDown();
+                release.await(5, TimeUnit.SECONDS);
+                ctx.text("done");
+            });
+            cfg.post("/echo", ctx -> ctx.text(ctx.bodyAsString()));
+        });
+        int port = t.port();
+        Thread closer = new Thread(t::close, "test-closer");
+        try (RawConnection busy = t.raw(); RawConnection withBody = t.raw(); RawConnection without = t.raw()) {
+            busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            withBody.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+            without.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n");
+            for (int i = 0; i < 200 && t.app().metrics().queued() < 2; i++) {
+                Thread.sleep(10);
+            }
+            assertThat(t.app().metrics().queued()).isEqualTo(2);
+            closer.start();
+            Wire.awaitRefused(port); // the drain has begun; the queue's timeout comes after
+            for (RawConnection c : new RawConnection[] {withBody, without}) {
+                RawConnection.Response r = c.timeout(3_000).read();
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(r.header("Connection")).isEqualTo("close");
+                Wire.assertNothingMoreAndClosed(c);
+            }
+            release.countDown();
+            RawConnection.Response r = busy.timeout(3_000).read();
+            assertThat(r.body()).isEqualTo("done");
+            assertThat(r.header("Connection")).isEqualTo("close");
+        } finally {
+            release.countDown();
+            closer.join(5_000);
+            t.close();
+        }
+    }
 }

@@ -474,6 +474,7 @@ final class Http1Connection implements Protocol {
         } else {
             closeAfter |= parser.hasBody(); // an unread body must not be taken for the next request
         }
+        closeAfter |= shared.draining(); // as a handler's answer would say: the client must not send again
         answerAlone(errors.shed(channel.exchange(), reason, closeAfter));
     }
 
