@@ -27,6 +27,24 @@ final class FastAnswers {
      * when it is not for a fast-static route.
      */
     byte[] answer(byte[] a, int start, boolean closeAfter) {
+        FastRoutes.Entry e = find(a, start);
+        if (e == null) {
+            return null;
+        }
+        boolean head = parser.head();
+        int conn = closeAfter ? FastRoutes.CLOSE
+                : parser.version() == RequestParser.HTTP_1_1 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
+        String id = echoIds ? RequestIds.incomingOrNew(a, start, parser.fields(), parser.fieldCount()) : null;
+        recorder.responded(Recorder.FAST, e.status(), null, e, id, e.bodyLength(head));
+        return id == null ? e.bytes(head, conn) : e.bytesWith(head, conn, RequestIds.HEADER, id);
+    }
+
+    /** Whether the parsed request whose head starts at {@code a[start]} is for a fast-static route (nothing recorded). */
+    boolean serves(byte[] a, int start) {
+        return find(a, start) != null;
+    }
+
+    private FastRoutes.Entry find(byte[] a, int start) {
         if (routes.isEmpty() || parser.hasBody()) {
             return null;
         }
@@ -37,16 +55,8 @@ final class FastAnswers {
         if (!get && !head) {
             return null;
         }
-        FastRoutes.Entry e = parser.pathEnd() > parser.pathStart()
+        return parser.pathEnd() > parser.pathStart()
                 ? routes.find(a, start + parser.pathStart(), start + parser.pathEnd())
                 : routes.find(ROOT, 0, 1); // absolute-form without a path means "/"
-        if (e == null) {
-            return null;
-        }
-        int conn = closeAfter ? FastRoutes.CLOSE
-                : parser.version() == RequestParser.HTTP_1_1 ? FastRoutes.KEEP_ALIVE : FastRoutes.KEEP_ALIVE_1_0;
-        String id = echoIds ? RequestIds.incomingOrNew(a, start, parser.fields(), parser.fieldCount()) : null;
-        recorder.responded(Recorder.FAST, e.status(), null, e, id, e.bodyLength(head));
-        return id == null ? e.bytes(head, conn) : e.bytesWith(head, conn, RequestIds.HEADER, id);
     }
 }

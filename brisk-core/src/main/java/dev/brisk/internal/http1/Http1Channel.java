@@ -43,6 +43,12 @@ final class Http1Channel implements ExchangeOwner {
     /** The last exchange, kept to be reused for the next request; null when there is none to reuse. */
     private Exchange spare;
     /**
+     * More exchanges kept, for the members of the next {@link PipelineRun} (each member needs one of its
+     * own); null until the connection's first run, dropped with {@link #spare}.
+     */
+    private Exchange[] moreSpares;
+    private int moreSpareCount;
+    /**
      * The exchange a handler thread handed back, for {@link #writeCompleted}: one at a time, as a
      * connection has one request handled at a time and each is completed once.
      */
@@ -59,6 +65,8 @@ final class Http1Channel implements ExchangeOwner {
     private Upgrade upgrade;
     /** The virtual thread this connection's handlers run on, kept while it is busy; null when it has none. */
     private ConnectionThread thread;
+    /** The {@link PipelineRun} member whose chain the connection's thread is running. That thread's only. */
+    private Exchange runMember;
 
     Http1Channel(Http1Connection conn, Wire wire, Http1Shared shared, AdmissionGate gate, Output output,
                  Recorder recorder, Runnable responseWritten) {
@@ -83,12 +91,101 @@ final class Http1Channel implements ExchangeOwner {
     /** A new request's exchange, made by {@code reader} from its whole head; the body may be deferred. */
     Exchange begin(RequestReader reader, boolean deferBody) {
         body.begin(deferBody);
-        Exchange s = spare;
-        spare = null;
+        Exchange s = takeSpare();
         handedBack = false;
         generation++;
         exchange = reader.exchange(this, deferBody, s);
         return exchange;
+    }
+
+    /** An exchange kept from an earlier request, or null. */
+    private Exchange takeSpare() {
+        Exchange s = spare;
+        if (s != null) {
+            spare = null;
+        } else if (moreSpareCount > 0) {
+            s = moreSpares[--moreSpareCount];
+            moreSpares[moreSpareCount] = null;
+        }
+        return s;
+    }
+
+    /** Keeps {@code ex} (over, no other thread holding it) for a later request, if there is room. */
+    private void keepSpare(Exchange ex) {
+        if (spare == null) {
+            spare = ex;
+        } else {
+            if (moreSpares == null) {
+                moreSpares = new Exchange[PipelineRun.MAX];
+            }
+            if (moreSpareCount < moreSpares.length) {
+                moreSpares[moreSpareCount++] = ex;
+            }
+        }
+    }
+
+    /**
+     * The exchange for a request parsed to join a {@link PipelineRun} (a kept one when there is one),
+     * made by {@code reader} from its whole head; not the current request's.
+     */
+    Exchange runMember(RequestReader reader) {
+        return reader.exchange(this, false, takeSpare());
+    }
+
+    /** A request parsed for a run did not join it: its exchange is kept for later. */
+    void notRunMember(Exchange ex) {
+        ex.over();
+        keepSpare(ex);
+    }
+
+    /** The next member of a {@link PipelineRun} becomes the current request. */
+    void adopt(Exchange next) {
+        body.begin(false);
+        handedBack = false;
+        generation++;
+        exchange = next;
+    }
+
+    /**
+     * Runs {@code run}'s handlers one after another on the connection's thread; each one's end reaches
+     * the loop as {@code conn.memberDone}. A server that has stopped refuses the hand-off: then each
+     * member is answered 503 here.
+     */
+    void dispatchRun(PipelineRun run) {
+        Runnable task = () -> {
+            for (int i = 0; i < run.size(); i++) {
+                Exchange m = run.member(i);
+                if (!conn.gone()) {
+                    Thread.interrupted(); // one left by the handler before is not this request's, as between tasks
+                    runMember = m; // its complete() is told to the loop below, in the run's order
+                    try {
+                        app.runInline(m);
+                    } catch (RuntimeException | Error e) {
+                        // the chain answers its own failures; this is the engine's, reported as a
+                        // thread's would be, and the run goes on so that no later answer waits forever
+                        System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "a pipelined request failed", e);
+                    } finally {
+                        runMember = null;
+                    }
+                }
+                run.ended(i); // before the task: the loop may write this answer with the one before it
+                int index = i;
+                wire.execute(() -> conn.memberDone(run, index));
+            }
+        };
+        if (!app.dispatchAll(run.member(0), task)) {
+            for (int i = 0; i < run.size(); i++) {
+                Exchange m = run.member(i);
+                app.unavailable(m);
+                run.ended(i);
+                conn.memberDone(run, i);
+            }
+        }
+    }
+
+    /** {@code ex}'s handler ended: its answer goes out now (it is the current request's). Loop thread. */
+    void written(Exchange ex) {
+        writeResponse(ex);
     }
 
     /** The current request's exchange, or null between requests (and after an engine's own answer). */
@@ -126,7 +223,7 @@ final class Http1Channel implements ExchangeOwner {
         Exchange ex = exchange;
         if (ex != null && handedBack && upgrade == null) {
             ex.over();
-            spare = ex;
+            keepSpare(ex);
         }
         exchange = null;
         Upgrade u = upgrade;
@@ -141,6 +238,8 @@ final class Http1Channel implements ExchangeOwner {
      */
     void dropSpare() {
         spare = null;
+        moreSpares = null;
+        moreSpareCount = 0;
         retireThread();
     }
 
@@ -212,6 +311,9 @@ final class Http1Channel implements ExchangeOwner {
     @Override
     public void complete(Exchange ex) {
         gate.release();
+        if (ex == runMember) {
+            return; // a run's member: the run tells the loop, after this returns (see dispatchRun)
+        }
         if (wire.inLoop()) {
             writeResponse(ex);
         } else {

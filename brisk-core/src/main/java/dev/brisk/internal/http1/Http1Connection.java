@@ -66,6 +66,14 @@ import java.util.concurrent.CompletableFuture;
  * <p>Backpressure: one request is handled at a time; while it is, bytes of later (pipelined) requests
  * are only buffered, and reading stops when the buffer is full. A response ready at once while the
  * next request is already buffered joins the {@link PipelineBatch} instead of being written.
+ *
+ * <p>Pipeline runs: on a loop, a request for a virtual-thread route with more requests buffered behind
+ * it takes those that may run ahead of their turn (no body, no {@code Upgrade}, keep-alive, not
+ * fast-static, no concurrency limit set) into a {@link PipelineRun}, up to 16, whose handlers go to the
+ * connection's thread in one hand-off. HANDLING then lasts for the whole run: each member becomes the
+ * current request in turn, its answer written when its handler has ended, and the answers of members
+ * that ended together in one write. The first request that may not run ahead stays buffered and is
+ * parsed in its turn.
  */
 final class Http1Connection implements Protocol {
     private static final int READ_HEAD = 0;
@@ -107,6 +115,8 @@ final class Http1Connection implements Protocol {
     private boolean admitAfterBody;
     /** A buffered body read whole, held (on the connection's hold) while its request waits in the queue. */
     private RequestBody waitingBody;
+    /** Pipelined requests handed to the connection's thread together, while their answers are written; else null. */
+    private PipelineRun run;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -204,7 +214,8 @@ final class Http1Connection implements Protocol {
     boolean mayBatch() {
         // not on a blocking loop: its next handler may block, and would hold back the batched answers;
         // not the last answer before the wire changes hands
-        return advancing && !closeAfter && !wire.blocking() && reader.hasUnread() && !channel.upgrading();
+        return (advancing && reader.hasUnread() || run != null && run.nextDone())
+                && !closeAfter && !wire.blocking() && !channel.upgrading();
     }
 
     private void onBatchWritten() {
@@ -261,7 +272,10 @@ final class Http1Connection implements Protocol {
             exchange.own();
         }
         admitAfterBody = false;
-        if (shared.admission == null || exchange.neverShed()) {
+        if (reader.hasUnread() && shared.admission == null && !closeAfter && !parser.hasBody() && !wire.blocking()
+                && runsAhead(exchange)) {
+            startRun(exchange); // more requests are buffered: their handlers may go to the thread with this one's
+        } else if (shared.admission == null || exchange.neverShed()) {
             proceed();
         } else if (parser.hasBody() && !channel.streamsBody() && !channel.body().deferred()) {
             admitAfterBody = true; // the slot is taken once the body is whole (stepBody)
@@ -270,6 +284,84 @@ final class Http1Connection implements Protocol {
             proceed();
         }
         return true;
+    }
+
+    /**
+     * Whether a handler may run ahead of its turn for {@code ex}, in a {@link PipelineRun}: it runs on a
+     * virtual thread, and the request can neither change what the following bytes are (no body, no
+     * {@code Upgrade}) nor end the connection (keep-alive; the caller checks).
+     */
+    private boolean runsAhead(Exchange ex) {
+        return shared.app.onVirtualThread(ex) && !ex.streamsBody() && ex.header("Upgrade") == null;
+    }
+
+    /**
+     * Parses the requests buffered behind {@code first} that may join it in a {@link PipelineRun} (up to
+     * {@link PipelineRun#MAX}; the first that may not is left to be parsed in its turn) and hands their
+     * handlers to the connection's thread together: one hand-off there and back for the run instead of
+     * one per request. Without another such request, {@code first} goes alone, as usual.
+     */
+    private void startRun(Exchange first) {
+        PipelineRun r = new PipelineRun();
+        r.add(first, recorder.headAt());
+        int max = opts.maxRequestsPerConnection();
+        while (!r.full()) {
+            int start = reader.input.start;
+            parser.reset();
+            int parsed;
+            try {
+                parsed = reader.parseHead();
+            } catch (HttpParseException e) {
+                break; // refused in its turn
+            }
+            if (parsed != RequestReader.WHOLE) {
+                break;
+            }
+            if (!parser.hasBody() && parser.keepAlive() && !shared.draining() && (max == 0 || served + 1 < max)
+                    && !fast.serves(reader.bytes(), reader.headStart())) {
+                Exchange next = channel.runMember(reader);
+                shared.app.route(next);
+                if (runsAhead(next)) {
+                    next.own();
+                    served++;
+                    r.add(next, System.nanoTime());
+                    continue;
+                }
+                channel.notRunMember(next);
+            }
+            reader.input.start = start; // not for the run: parsed again in its turn
+            break;
+        }
+        parser.reset();
+        if (r.size() == 1) {
+            proceed();
+            return;
+        }
+        toHandling();
+        gate.dispatched();
+        run = r;
+        channel.dispatchRun(r);
+    }
+
+    /** Member {@code i} of {@code r} has ended on the connection's thread (or was refused). Loop thread. */
+    void memberDone(PipelineRun r, int i) {
+        if (r != run) {
+            Exchange.closeQuietly(r.member(i).responseStream()); // the connection closed meanwhile
+            return;
+        }
+        if (i == r.cursor() && r.takeCurrent()) {
+            channel.written(r.member(i));
+        } // else: written already, with the one before it; or its turn comes later (nextRunMember)
+    }
+
+    /** The run's next member becomes the current request; its answer goes out if its handler has ended. */
+    private void nextRunMember() {
+        Exchange next = run.advance();
+        channel.adopt(next);
+        recorder.headAt(run.headAt());
+        if (run.takeCurrent()) {
+            channel.written(next);
+        }
     }
 
     /**
@@ -582,7 +674,10 @@ final class Http1Connection implements Protocol {
             ByteBuffer scratch = reader.input.take();
             release();
             LingeringClose.takeOver(wire, shared, scratch);
+        } else if (run != null && run.hasNext()) {
+            nextRunMember();
         } else {
+            run = null;
             parser.reset();
             state = READ_HEAD;
             deadlines.idle();
@@ -727,6 +822,10 @@ final class Http1Connection implements Protocol {
         state = CLOSED;
         closed = true;
         gate.close(wasQueued);
+        if (run != null) {
+            run.discard();
+            run = null;
+        }
         if (waitingBody != null) {
             waitingBody.release();
             waitingBody = null;

@@ -44,6 +44,16 @@ final class Recorder {
         headAt = System.nanoTime();
     }
 
+    /** When the current request's head was whole ({@link System#nanoTime}). */
+    long headAt() {
+        return headAt;
+    }
+
+    /** The current request is one whose head was whole at {@code nanos} (a {@link PipelineRun}'s next). */
+    void headAt(long nanos) {
+        headAt = nanos;
+    }
+
     /**
      * Records one response.
      *

@@ -72,6 +72,26 @@ public final class App {
         routing.route(ex);
     }
 
+    /** Whether the routed {@code ex}'s chain runs on a virtual thread. */
+    public boolean onVirtualThread(Exchange ex) {
+        return dispatcher.onVirtualThread(ex);
+    }
+
+    /**
+     * Runs {@code task}, which runs the chains of several routed requests of {@code first}'s connection
+     * one after another ({@link #runInline}), on that connection's virtual thread. False when the server
+     * has stopped and refuses it: then nothing ran.
+     */
+    public boolean dispatchAll(Exchange first, Runnable task) {
+        return dispatcher.dispatchAll(first, task);
+    }
+
+    /** Sets {@code ex}'s answer to the 503 a refused dispatch gets (its chain never ran). */
+    public void unavailable(Exchange ex) {
+        ex.resetResponse();
+        ErrorBodies.answer(ex, 503, "Service Unavailable");
+    }
+
     /**
      * Runs the routed {@code ex}'s chain on its route's dispatch; the owner's {@code complete} is called
      * when done. On the I/O thread.

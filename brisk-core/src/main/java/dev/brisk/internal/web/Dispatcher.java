@@ -39,6 +39,25 @@ final class Dispatcher {
         }
     }
 
+    /** Whether {@code ex}'s chain runs on a virtual thread (its connection's, when it keeps one). */
+    boolean onVirtualThread(Exchange ex) {
+        return ex.dispatchMode() == Dispatch.VIRTUAL_THREADS;
+    }
+
+    /**
+     * Runs {@code task} (the chains of several of one connection's requests, one after another) on
+     * {@code first}'s connection thread, as {@link #dispatch} would run {@code first} alone; false when the
+     * virtual-thread executor refuses it (the server has stopped): then nothing runs.
+     */
+    boolean dispatchAll(Exchange first, Runnable task) {
+        try {
+            virtualThreads.execute(first.owner().connectionThread().offer(task, false));
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     /** Runs {@code ex}'s chain on the calling thread, whatever its route's dispatch. */
     void runInline(Exchange ex) {
         runner.run(ex);
