@@ -19,9 +19,11 @@ import dev.brisk.ClientDisconnectedException;
  * The current request of an HTTP/1.1 connection as the app sees it: the {@link ExchangeOwner} of its
  * {@link Exchange}. Runs the routed exchange on its dispatch, brings the response back to the loop to
  * be framed and written, hands the request's body on through {@link BodyDelivery}, keeps the exchange
- * and the handler's virtual thread for the connection's next request while it is busy, and remembers
- * an upgrade to take effect once the response is out. One per connection, reused request after
- * request; the connection's state machine decides when each step happens.
+ * (up to {@link PipelineRun#MAX} of them, for a pipeline run's members) and the handler's virtual
+ * thread for the connection's next requests while it is busy, runs a {@link PipelineRun}'s handlers on
+ * that thread in one hand-off, and remembers an upgrade to take effect once the response is out. One
+ * per connection, reused request after request; the connection's state machine decides when each step
+ * happens.
  *
  * <p>Threads: the {@link ExchangeOwner} methods on any thread (they hop to the loop); the rest on the
  * loop thread.
