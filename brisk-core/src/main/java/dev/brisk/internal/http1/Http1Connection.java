@@ -302,10 +302,9 @@ final class Http1Connection implements Protocol {
      * one per request. Without another such request, {@code first} goes alone, as usual.
      */
     private void startRun(Exchange first) {
-        PipelineRun r = new PipelineRun();
-        r.add(first, recorder.headAt());
+        PipelineRun r = null; // made once a second request joins: most buffered bytes are no whole request
         int max = opts.maxRequestsPerConnection();
-        while (!r.full()) {
+        while (r == null || !r.full()) {
             int start = reader.input.start;
             parser.reset();
             int parsed;
@@ -324,6 +323,10 @@ final class Http1Connection implements Protocol {
                 if (runsAhead(next)) {
                     next.own();
                     served++;
+                    if (r == null) {
+                        r = new PipelineRun();
+                        r.add(first, recorder.headAt());
+                    }
                     r.add(next, System.nanoTime());
                     continue;
                 }
@@ -333,7 +336,7 @@ final class Http1Connection implements Protocol {
             break;
         }
         parser.reset();
-        if (r.size() == 1) {
+        if (r == null) {
             proceed();
             return;
         }
