@@ -151,4 +151,99 @@ class PipelineRunTest {
             assertThat(rs.get(3).body()).isEqualTo("n=2");
         }
     }
+
+    /**
+     * An answer that is a stream ends the run ahead: the requests after it are handled in their turn,
+     * once the stream has ended (an event stream may never end; an HTTP/1.0 one ends the connection, and
+     * then they are never handled).
+     */
+    @Test
+    void noHandlerRunsAheadPastAStreamedAnswer() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch streamEnds = new CountDownLatch(1);
+        CountDownLatch streamPumped = new CountDownLatch(1);
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.get("/stream", ctx -> ctx.stream(new java.io.InputStream() {
+                private final boolean hold = ctx.queryParam("hold") != null;
+                private int sent;
+
+                @Override
+                public int read() throws java.io.IOException {
+                    if (sent == 1 && !hold) {
+                        return -1;
+                    }
+                    if (sent == 1) {
+                        streamPumped.countDown();
+                        try {
+                            streamEnds.await(10, TimeUnit.SECONDS); // the stream's end is the test's to say
+                        } catch (InterruptedException e) {
+                            throw new java.io.InterruptedIOException();
+                        }
+                        return -1;
+                    }
+                    sent++;
+                    return 's';
+                }
+            }));
+            cfg.get("/n", ctx -> {
+                ran.incrementAndGet();
+                ctx.text("n=" + ctx.queryParam("i"));
+            });
+        }); RawConnection c = t.raw()) {
+            for (int i = 0; i < 20; i++) { // warm: a cold handler alone can spend the run's time slice
+                c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n" + gets("/n", 0, 2));
+                assertThat(c.read(3)).extracting(RawConnection.Response::body).containsExactly("s", "n=0", "n=1");
+            }
+            ran.set(0);
+            c.send("GET /stream?hold HTTP/1.1\r\nHost: x\r\n\r\n" + gets("/n", 0, 2));
+            assertThat(streamPumped.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(300); // the time a thread running ahead would take to run the next handlers
+            assertThat(ran.get()).as("handlers run while the stream before them is open").isZero();
+            streamEnds.countDown();
+            List<RawConnection.Response> rs = c.timeout(5_000).read(3);
+            assertThat(rs).extracting(RawConnection.Response::body).containsExactly("s", "n=0", "n=1");
+            assertThat(ran.get()).isEqualTo(2);
+        } finally {
+            streamEnds.countDown();
+        }
+    }
+
+    /**
+     * A run keeps its thread (and so a carrier) for a bounded slice only: another connection's request
+     * waits for about one of the run's handlers, not for all sixteen. Two connections run busy handlers,
+     * so that with two carriers both are taken.
+     */
+    @Test
+    void aRunOfBusyHandlersLetsOtherConnectionsIn() throws Exception {
+        // the blocking engine's virtual threads read pipelined requests without parking: a JDK scheduler
+        // limit that README's "Request bodies" describes, not a run's (runs are the loops')
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO || engine == Engine.URING);
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.get("/spin", ctx -> {
+                long end = System.nanoTime() + 40_000_000L; // 40 ms of CPU
+                long x = 0;
+                while (System.nanoTime() < end) {
+                    x++;
+                }
+                ctx.text("spun " + (x > 0));
+            });
+            cfg.get("/n", ctx -> ctx.text("n=" + ctx.queryParam("i")));
+        }); RawConnection a = t.raw(); RawConnection b = t.raw(); RawConnection probe = t.raw()) {
+            String spins = "GET /spin HTTP/1.1\r\nHost: x\r\n\r\n".repeat(16);
+            a.send(spins);
+            b.send(spins);
+            Thread.sleep(100); // both runs under way (a pacing of the client, not a wait for a condition)
+            long worst = 0;
+            for (int i = 0; i < 3; i++) {
+                long t0 = System.nanoTime();
+                probe.send("GET /n?i=" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(probe.timeout(10_000).read().body()).isEqualTo("n=" + i);
+                worst = Math.max(worst, (System.nanoTime() - t0) / 1_000_000);
+            }
+            // 16 handlers of 40 ms back to back would be 640 ms; a few handlers' wait is the bound
+            assertThat(worst).as("ms the probe waited at worst").isLessThan(400);
+            assertThat(a.timeout(20_000).read(16)).allSatisfy(r -> assertThat(r.body()).isEqualTo("spun true"));
+            assertThat(b.timeout(20_000).read(16)).allSatisfy(r -> assertThat(r.body()).isEqualTo("spun true"));
+        }
+    }
 }

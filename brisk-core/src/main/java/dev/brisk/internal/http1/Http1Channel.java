@@ -155,20 +155,24 @@ final class Http1Channel implements ExchangeOwner {
      */
     void dispatchRun(PipelineRun run) {
         Runnable task = () -> {
+            long start = System.nanoTime();
             for (int i = 0; i < run.size(); i++) {
                 Exchange m = run.member(i);
-                if (!conn.gone()) {
-                    Thread.interrupted(); // one left by the handler before is not this request's, as between tasks
-                    runMember = m; // its complete() is told to the loop below, in the run's order
-                    try {
-                        app.runInline(m);
-                    } catch (RuntimeException | Error e) {
-                        // the chain answers its own failures; this is the engine's, reported as a
-                        // thread's would be, and the run goes on so that no later answer waits forever
-                        System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "a pipelined request failed", e);
-                    } finally {
-                        runMember = null;
-                    }
+                if (i > 0 && !runsOn(run.member(i - 1), start)) {
+                    run.stopAt(i); // the rest go one by one, in their turn (or never, if the connection ends)
+                    wire.execute(() -> conn.runStopped(run));
+                    return;
+                }
+                Thread.interrupted(); // one left by the handler before is not this request's, as between tasks
+                runMember = m; // its complete() is told to the loop below, in the run's order
+                try {
+                    app.runInline(m);
+                } catch (RuntimeException | Error e) {
+                    // the chain answers its own failures; this is the engine's, reported as a
+                    // thread's would be, and the run goes on so that no later answer waits forever
+                    System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "a pipelined request failed", e);
+                } finally {
+                    runMember = null;
                 }
                 run.ended(i); // before the task: the loop may write this answer with the one before it
                 int index = i;
@@ -183,6 +187,18 @@ final class Http1Channel implements ExchangeOwner {
                 conn.memberDone(run, i);
             }
         }
+    }
+
+    /**
+     * Whether the run goes on after {@code previous}'s handler: not when its answer is a stream (an event
+     * stream may never end, and an HTTP/1.0 one ends the connection), nor when the server drains or the
+     * connection is gone (the answers after would be dropped), nor once the run has kept the thread for
+     * {@link PipelineRun#SLICE_NANOS} since {@code start} (other connections' handlers wait for the
+     * carrier meanwhile). Connection's thread.
+     */
+    private boolean runsOn(Exchange previous, long start) {
+        return previous.responseStream() == null && !shared.draining() && !conn.gone()
+                && System.nanoTime() - start < PipelineRun.SLICE_NANOS;
     }
 
     /** {@code ex}'s handler ended: its answer goes out now (it is the current request's). Loop thread. */

@@ -349,7 +349,11 @@ final class Http1Connection implements Protocol {
     /** Member {@code i} of {@code r} has ended on the connection's thread (or was refused). Loop thread. */
     void memberDone(PipelineRun r, int i) {
         if (r != run) {
-            Exchange.closeQuietly(r.member(i).responseStream()); // the connection closed meanwhile
+            // the run is over: written already (its exchange may serve another request by now), or the
+            // connection closed meanwhile and the answer is dropped
+            if (r.discarded()) {
+                Exchange.closeQuietly(r.member(i).responseStream());
+            }
             return;
         }
         if (i == r.cursor() && r.takeCurrent()) {
@@ -357,13 +361,25 @@ final class Http1Connection implements Protocol {
         } // else: written already, with the one before it; or its turn comes later (nextRunMember)
     }
 
-    /** The run's next member becomes the current request; its answer goes out if its handler has ended. */
+    /**
+     * The run's next member becomes the current request: its answer goes out if its handler has ended;
+     * if the thread stopped before it, it is dispatched alone now.
+     */
     private void nextRunMember() {
         Exchange next = run.advance();
         channel.adopt(next);
         recorder.headAt(run.headAt());
         if (run.takeCurrent()) {
             channel.written(next);
+        } else if (run.takeStopped()) {
+            channel.dispatch();
+        }
+    }
+
+    /** The thread stopped running {@code r}'s members: the current one, if it is among them, goes alone. Loop thread. */
+    void runStopped(PipelineRun r) {
+        if (r == run && state == HANDLING && r.takeStopped()) {
+            channel.dispatch();
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <pre>
  *   member i:  parsed ──(the thread ran its handler)──▶ ended ──(its turn: i == cursor)──▶ sent ──▶ written
  *   cursor:    0 ──answer 0 written──▶ 1 ──▶ … ──▶ size − 1 ──written──▶ (the run is over: READ_HEAD)
+ *   the thread stops at member s (an answer before it is a stream, the server drains, the connection is
+ *   gone, or the slice is spent): members s… are not run ahead; each is dispatched alone in its turn
  * </pre>
  *
  * <p>Threads: made and read on the loop; {@link #member} and {@link #ended(int)} also on the
@@ -24,6 +26,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 final class PipelineRun {
     /** The most requests one run takes: a bound on the answers the loop holds for one connection. */
     static final int MAX = 16;
+    /**
+     * How long the thread runs a run's handlers back to back before it stops (the rest go one by one,
+     * each in its turn): while it runs them it keeps its carrier, and other connections' handlers wait.
+     */
+    static final long SLICE_NANOS = 500_000;
 
     private final Exchange[] members = new Exchange[MAX];
     private final long[] headAt = new long[MAX];
@@ -33,6 +40,12 @@ final class PipelineRun {
     private int cursor;
     /** Whether the current member's answer was handed to the writer. */
     private boolean sent;
+    /** Whether the current member was dispatched alone, the run having stopped before it. */
+    private boolean dispatchedAlone;
+    /** The first member the thread did not run (then it runs none after it): MAX while it runs on. */
+    private volatile int stoppedAt = MAX;
+    /** The connection closed: answers that end from now on are dropped. */
+    private boolean discarded;
 
     /** Adds the next request (its head whole at {@code nanos}); check {@link #full} first. */
     void add(Exchange ex, long nanos) {
@@ -92,7 +105,28 @@ final class PipelineRun {
     /** The cursor moves to the next member, which it returns. */
     Exchange advance() {
         sent = false;
+        dispatchedAlone = false;
         return members[++cursor];
+    }
+
+    /**
+     * The thread runs no member from {@code i} on (an earlier answer may end the connection, or the
+     * slice is spent): each is dispatched alone in its turn. Connection's thread.
+     */
+    void stopAt(int i) {
+        stoppedAt = i;
+    }
+
+    /**
+     * Whether the current member is to be dispatched alone now: the thread stopped before it, and it
+     * was not dispatched yet. True once per member.
+     */
+    boolean takeStopped() {
+        if (cursor < stoppedAt || dispatchedAlone) {
+            return false;
+        }
+        dispatchedAlone = true;
+        return true;
     }
 
     /** When the current member's head was whole. */
@@ -100,8 +134,14 @@ final class PipelineRun {
         return headAt[cursor];
     }
 
+    /** Whether the connection closed during the run ({@link #discard}). */
+    boolean discarded() {
+        return discarded;
+    }
+
     /** The connection closed: the answers of members not written yet are dropped (their streams closed). */
     void discard() {
+        discarded = true;
         for (int i = cursor + 1; i < size; i++) {
             if (isEnded(i)) {
                 Exchange.closeQuietly(members[i].responseStream());
