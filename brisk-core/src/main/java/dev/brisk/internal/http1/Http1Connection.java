@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * states is a collaborator: {@link RequestReader} (bytes, heads, bodies), {@link FastAnswers},
  * {@link AdmissionGate} (the in-flight limit), {@link Http1Channel} (the exchange's owner: dispatch,
  * response) with its {@link BodyDelivery} (100-continue, streamed bodies), {@link Output} (writes and
- * the {@link PipelineBatch}), {@link ErrorAnswers} (shed and refused), {@link Recorder} (metrics and the access log) and {@link Deadlines}. A connection
+ * the {@link PipelineBatch}), {@link ErrorAnswers} (shed and refused), {@link Recorder} (metrics and the access log), {@link PipelineRuns} (pipelined requests run ahead) and {@link Deadlines}. A connection
  * that closes while its client may still send hands the wire to {@link LingeringClose}; an
  * {@link Upgrade} takes it the same way.
  *
@@ -69,7 +69,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Pipeline runs: on a loop, a request for a virtual-thread route with more requests buffered behind
  * it takes those that may run ahead of their turn (no body, no {@code Upgrade}, keep-alive, not
- * fast-static, no concurrency limit set) into a {@link PipelineRun}, up to 16, whose handlers go to the
+ * fast-static, no concurrency limit set) into a {@link PipelineRun} ({@link PipelineRuns}), up to 16, whose handlers go to the
  * connection's thread in one hand-off. HANDLING then lasts for the whole run: each member becomes the
  * current request in turn, its answer written when its handler has ended, and the answers of members
  * that ended together in one write. The first request that may not run ahead stays buffered and is
@@ -115,8 +115,8 @@ final class Http1Connection implements Protocol {
     private boolean admitAfterBody;
     /** A buffered body read whole, held (on the connection's hold) while its request waits in the queue. */
     private RequestBody waitingBody;
-    /** Pipelined requests handed to the connection's thread together, while their answers are written; else null. */
-    private PipelineRun run;
+    /** Pipelined requests handed to the connection's thread together, while their answers are written. */
+    private final PipelineRuns runs;
     /** For handler threads: the connection is gone (or handed over). */
     private volatile boolean closed;
     // allocated once: a method reference per response would cost an object per request
@@ -139,6 +139,7 @@ final class Http1Connection implements Protocol {
         this.fast = new FastAnswers(shared.app.fastRoutes(), parser, recorder, echoIds);
         this.errors = new ErrorAnswers(wire, recorder, parser, echoIds);
         this.channel = new Http1Channel(this, wire, shared, gate, output, recorder, responseWritten);
+        this.runs = new PipelineRuns(shared, reader, fast, channel, recorder);
     }
 
     // ---- requests in --------------------------------------------------------------------------
@@ -214,7 +215,7 @@ final class Http1Connection implements Protocol {
     boolean mayBatch() {
         // not on a blocking loop: its next handler may block, and would hold back the batched answers;
         // not the last answer before the wire changes hands
-        return (advancing && reader.hasUnread() || run != null && run.nextDone())
+        return (advancing && reader.hasUnread() || runs.nextReady())
                 && !closeAfter && !wire.blocking() && !channel.upgrading();
     }
 
@@ -273,7 +274,7 @@ final class Http1Connection implements Protocol {
         }
         admitAfterBody = false;
         if (reader.hasUnread() && shared.admission == null && !closeAfter && !parser.hasBody() && !wire.blocking()
-                && runsAhead(exchange)) {
+                && runs.runsAhead(exchange)) {
             startRun(exchange); // more requests are buffered: their handlers may go to the thread with this one's
         } else if (shared.admission == null || exchange.neverShed()) {
             proceed();
@@ -287,99 +288,30 @@ final class Http1Connection implements Protocol {
     }
 
     /**
-     * Whether a handler may run ahead of its turn for {@code ex}, in a {@link PipelineRun}: it runs on a
-     * virtual thread, and the request can neither change what the following bytes are (no body, no
-     * {@code Upgrade}) nor end the connection (keep-alive; the caller checks).
-     */
-    private boolean runsAhead(Exchange ex) {
-        return shared.app.onVirtualThread(ex) && !ex.streamsBody() && ex.header("Upgrade") == null;
-    }
-
-    /**
-     * Parses the requests buffered behind {@code first} that may join it in a {@link PipelineRun} (up to
-     * {@link PipelineRun#MAX}; the first that may not is left to be parsed in its turn) and hands their
-     * handlers to the connection's thread together: one hand-off there and back for the run instead of
-     * one per request. Without another such request, {@code first} goes alone, as usual.
+     * Hands {@code first} to its handler with the requests buffered behind it that may run ahead of their
+     * turn, as a {@link PipelineRun}; alone when none may.
      */
     private void startRun(Exchange first) {
-        PipelineRun r = null; // made once a second request joins: most buffered bytes are no whole request
-        int max = opts.maxRequestsPerConnection();
-        while (r == null || !r.full()) {
-            int start = reader.input.start;
-            parser.reset();
-            int parsed;
-            try {
-                parsed = reader.parseHead();
-            } catch (HttpParseException e) {
-                break; // refused in its turn
-            }
-            if (parsed != RequestReader.WHOLE) {
-                break;
-            }
-            if (!parser.hasBody() && parser.keepAlive() && !shared.draining() && (max == 0 || served + 1 < max)
-                    && !fast.serves(reader.bytes(), reader.headStart())) {
-                Exchange next = channel.runMember(reader);
-                shared.app.route(next);
-                if (runsAhead(next)) {
-                    next.own();
-                    served++;
-                    if (r == null) {
-                        r = new PipelineRun();
-                        r.add(first, recorder.headAt());
-                    }
-                    r.add(next, System.nanoTime());
-                    continue;
-                }
-                channel.notRunMember(next);
-            }
-            reader.input.start = start; // not for the run: parsed again in its turn
-            break;
-        }
-        parser.reset();
+        PipelineRun r = runs.form(first, served);
         if (r == null) {
             proceed();
             return;
         }
+        served += r.size() - 1;
         toHandling();
         gate.dispatched();
-        run = r;
-        channel.dispatchRun(r);
+        runs.begin(r);
     }
 
     /** Member {@code i} of {@code r} has ended on the connection's thread (or was refused). Loop thread. */
     void memberDone(PipelineRun r, int i) {
-        if (r != run) {
-            // the run is over: written already (its exchange may serve another request by now), or the
-            // connection closed meanwhile and the answer is dropped
-            if (r.discarded()) {
-                Exchange.closeQuietly(r.member(i).responseStream());
-            }
-            return;
-        }
-        if (i == r.cursor() && r.takeCurrent()) {
-            channel.written(r.member(i));
-        } // else: written already, with the one before it; or its turn comes later (nextRunMember)
+        runs.memberDone(r, i);
     }
 
-    /**
-     * The run's next member becomes the current request: its answer goes out if its handler has ended;
-     * if the thread stopped before it, it is dispatched alone now.
-     */
-    private void nextRunMember() {
-        Exchange next = run.advance();
-        channel.adopt(next);
-        recorder.headAt(run.headAt());
-        if (run.takeCurrent()) {
-            channel.written(next);
-        } else if (run.takeStopped()) {
-            channel.dispatch();
-        }
-    }
-
-    /** The thread stopped running {@code r}'s members: the current one, if it is among them, goes alone. Loop thread. */
+    /** The thread stopped running {@code r}'s members ahead. Loop thread. */
     void runStopped(PipelineRun r) {
-        if (r == run && state == HANDLING && r.takeStopped()) {
-            channel.dispatch();
+        if (state == HANDLING) {
+            runs.stopped(r);
         }
     }
 
@@ -693,10 +625,9 @@ final class Http1Connection implements Protocol {
             ByteBuffer scratch = reader.input.take();
             release();
             LingeringClose.takeOver(wire, shared, scratch);
-        } else if (run != null && run.hasNext()) {
-            nextRunMember();
+        } else if (runs.next()) {
+            // the run's next request is the current one now
         } else {
-            run = null;
             parser.reset();
             state = READ_HEAD;
             deadlines.idle();
@@ -841,10 +772,7 @@ final class Http1Connection implements Protocol {
         state = CLOSED;
         closed = true;
         gate.close(wasQueued);
-        if (run != null) {
-            run.discard();
-            run = null;
-        }
+        runs.discard();
         if (waitingBody != null) {
             waitingBody.release();
             waitingBody = null;
