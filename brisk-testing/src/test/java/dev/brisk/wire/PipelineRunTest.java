@@ -246,4 +246,40 @@ class PipelineRunTest {
             assertThat(b.timeout(20_000).read(16)).allSatisfy(r -> assertThat(r.body()).isEqualTo("spun true"));
         }
     }
+
+    /**
+     * Answers run ahead wait in memory for their turn, so after a large one (here one a client that does
+     * not read holds up) no handler runs ahead: the rest are handled in their turn, once it is written.
+     */
+    @Test
+    void noHandlerRunsAheadPastALargeAnswer() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO || engine == Engine.URING);
+        byte[] big = new byte[32 << 20]; // more than the socket buffers on both sides take
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch bigRan = new CountDownLatch(1);
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.get("/big", ctx -> {
+                ctx.bytes(big);
+                bigRan.countDown();
+            });
+            cfg.get("/n", ctx -> {
+                ran.incrementAndGet();
+                ctx.text("n=" + ctx.queryParam("i"));
+            });
+        }); RawConnection c = t.raw()) {
+            for (int i = 0; i < 20; i++) { // warm: a cold handler alone can spend the run's time slice
+                c.send(gets("/n", 0, 3));
+                assertThat(c.read(3)).hasSize(3);
+            }
+            ran.set(0);
+            c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n" + gets("/n", 0, 2));
+            assertThat(bigRan.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(300); // the time a thread running ahead would take to run the next handlers
+            assertThat(ran.get()).as("handlers run while the large answer before them is unread").isZero();
+            RawConnection.Response r = c.timeout(20_000).read();
+            assertThat(r.bodyBytes()).hasSize(big.length);
+            assertThat(c.read(2)).extracting(RawConnection.Response::body).containsExactly("n=0", "n=1");
+            assertThat(ran.get()).isEqualTo(2);
+        }
+    }
 }

@@ -191,14 +191,29 @@ final class Http1Channel implements ExchangeOwner {
 
     /**
      * Whether the run goes on after {@code previous}'s handler: not when its answer is a stream (an event
-     * stream may never end, and an HTTP/1.0 one ends the connection), nor when the server drains or the
+     * stream may never end, and an HTTP/1.0 one ends the connection) or larger than
+     * {@link PipelineRun#SMALL_ANSWER}, nor when the server drains or the
      * connection is gone (the answers after would be dropped), nor once the run has kept the thread for
      * {@link PipelineRun#SLICE_NANOS} since {@code start} (other connections' handlers wait for the
      * carrier meanwhile). Connection's thread.
      */
     private boolean runsOn(Exchange previous, long start) {
-        return previous.responseStream() == null && !shared.draining() && !conn.gone()
+        return previous.responseStream() == null && small(previous) && !shared.draining() && !conn.gone()
                 && System.nanoTime() - start < PipelineRun.SLICE_NANOS;
+    }
+
+    /**
+     * Whether {@code ex}'s answer body is at most {@link PipelineRun#SMALL_ANSWER} bytes. Answers run
+     * ahead wait in memory for their turn: after a larger one (which a slow reader may take long to
+     * take), the rest go one by one, so a connection holds at most a run of small answers besides it.
+     */
+    private static boolean small(Exchange ex) {
+        String text = ex.responseText();
+        byte[] bytes = ex.responseBody();
+        java.nio.ByteBuffer buffer = ex.responseBuffer();
+        return (text == null || text.length() <= PipelineRun.SMALL_ANSWER)
+                && (bytes == null || bytes.length <= PipelineRun.SMALL_ANSWER)
+                && (buffer == null || buffer.remaining() <= PipelineRun.SMALL_ANSWER);
     }
 
     /** {@code ex}'s handler ended: its answer goes out now (it is the current request's). Loop thread. */

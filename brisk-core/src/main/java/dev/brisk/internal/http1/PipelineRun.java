@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <pre>
  *   member i:  parsed ──(the thread ran its handler)──▶ ended ──(its turn: i == cursor)──▶ sent ──▶ written
  *   cursor:    0 ──answer 0 written──▶ 1 ──▶ … ──▶ size − 1 ──written──▶ (the run is over: READ_HEAD)
- *   the thread stops at member s (an answer before it is a stream, the server drains, the connection is
- *   gone, or the slice is spent): members s… are not run ahead; each is dispatched alone in its turn
+ *   the thread stops at member s (an answer before it is a stream or over 16 KiB, the server drains, the
+ *   connection is gone, or the slice is spent): members s… are not run ahead; each is dispatched alone
+ *   in its turn
  * </pre>
  *
  * <p>Threads: made and read on the loop; {@link #member} and {@link #ended(int)} also on the
@@ -31,6 +32,11 @@ final class PipelineRun {
      * each in its turn): while it runs them it keeps its carrier, and other connections' handlers wait.
      */
     static final long SLICE_NANOS = 500_000;
+    /**
+     * The largest answer body after which the thread runs on: answers wait in memory for their turn, so a
+     * connection holds at most {@code MAX} of these besides the one being written.
+     */
+    static final int SMALL_ANSWER = 16 * 1024;
 
     private final Exchange[] members = new Exchange[MAX];
     private final long[] headAt = new long[MAX];
