@@ -96,15 +96,9 @@ class ConfigurationTest {
         }
     }
 
-    /**
-     * A misspelt limit leaves the default in force without a word; the app's creation warns, naming the
-     * setting meant, and the misspelt one has no effect.
-     */
-    @Test
-    void aMisspeltSettingIsWarnedOfWhenTheAppIsCreated() {
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.brisk");
-        java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
+    /** Adds a handler to the {@code dev.brisk} logger that collects its records into {@code records}. */
+    private static java.util.logging.Handler capture(java.util.List<java.util.logging.LogRecord> records) {
+        java.util.logging.Handler h = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord r) {
                 records.add(r);
@@ -118,7 +112,18 @@ class ConfigurationTest {
             public void close() {
             }
         };
-        log.addHandler(capture);
+        java.util.logging.Logger.getLogger("dev.brisk").addHandler(h);
+        return h;
+    }
+
+    /**
+     * A misspelt limit leaves the default in force without a word; the app's creation warns, naming the
+     * setting meant, and the misspelt one has no effect.
+     */
+    @Test
+    void aMisspeltSettingIsWarnedOfWhenTheAppIsCreated() {
+        java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = capture(records);
         try {
             Brisk app = Brisk.create(cfg -> {
                 cfg.configSource(ConfigSource.of(Map.of("BRISK_MAX_CONCURENT_REQUESTS", "4"), new Properties(),
@@ -132,30 +137,15 @@ class ConfigurationTest {
                         + "Brisk setting and has no effect (did you mean BRISK_MAX_CONCURRENT_REQUESTS?)");
             });
         } finally {
-            log.removeHandler(capture);
+            java.util.logging.Logger.getLogger("dev.brisk").removeHandler(capture);
         }
     }
 
     /** A TLS setting without a key means the user believes the server speaks TLS: it says it does not. */
     @Test
     void aTlsSettingWithTlsOffIsWarnedOf() {
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.brisk");
-        java.util.List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                messages.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(capture);
+        java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = capture(records);
         try {
             Brisk app = Brisk.create(cfg -> {
                 cfg.configSource(ConfigSource.of(Map.of("BRISK_TLS_PROTOCOLS", "TLSv1.3"), new Properties(),
@@ -163,10 +153,10 @@ class ConfigurationTest {
                 cfg.get("/x", ctx -> ctx.text("x"));
             });
             assertThat(app.options().tls().enabled()).isFalse();
-            assertThat(messages).contains("tls-protocols (brisk.tls-protocols / BRISK_TLS_PROTOCOLS) is set but has "
+            assertThat(records).extracting(java.util.logging.LogRecord::getMessage).contains("tls-protocols (brisk.tls-protocols / BRISK_TLS_PROTOCOLS) is set but has "
                     + "no effect: TLS is off (no tls-cert and tls-key, nor tls-keystore)");
         } finally {
-            log.removeHandler(capture);
+            java.util.logging.Logger.getLogger("dev.brisk").removeHandler(capture);
         }
     }
 

@@ -215,11 +215,13 @@ class PipelineRunTest {
      */
     @Test
     void aRunOfBusyHandlersLetsOtherConnectionsIn() throws Exception {
+        CountDownLatch spinning = new CountDownLatch(2);
         // the blocking engine's virtual threads read pipelined requests without parking: a JDK scheduler
         // limit that README's "Request bodies" describes, not a run's (runs are the loops')
         org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO || engine == Engine.URING);
         try (BriskTestServer t = Wire.start(engine, cfg -> {
             cfg.get("/spin", ctx -> {
+                spinning.countDown();
                 long end = System.nanoTime() + 40_000_000L; // 40 ms of CPU
                 long x = 0;
                 while (System.nanoTime() < end) {
@@ -232,7 +234,7 @@ class PipelineRunTest {
             String spins = "GET /spin HTTP/1.1\r\nHost: x\r\n\r\n".repeat(16);
             a.send(spins);
             b.send(spins);
-            Thread.sleep(100); // both runs under way (a pacing of the client, not a wait for a condition)
+            assertThat(spinning.await(5, TimeUnit.SECONDS)).as("both runs under way").isTrue();
             long worst = 0;
             for (int i = 0; i < 3; i++) {
                 long t0 = System.nanoTime();

@@ -42,14 +42,8 @@ final class Http1Channel implements ExchangeOwner {
     private Exchange exchange;
     /** Whether the current exchange's handler is done with it: its {@code complete} reached the loop. */
     private boolean handedBack;
-    /** The last exchange, kept to be reused for the next request; null when there is none to reuse. */
-    private Exchange spare;
-    /**
-     * More exchanges kept, for the members of the next {@link PipelineRun} (each member needs one of its
-     * own); null until the connection's first run, dropped with {@link #spare}.
-     */
-    private Exchange[] moreSpares;
-    private int moreSpareCount;
+    /** Exchanges kept to be reused for the next requests. */
+    private final SpareExchanges spares = new SpareExchanges();
     /**
      * The exchange a handler thread handed back, for {@link #writeCompleted}: one at a time, as a
      * connection has one request handled at a time and each is completed once.
@@ -93,37 +87,11 @@ final class Http1Channel implements ExchangeOwner {
     /** A new request's exchange, made by {@code reader} from its whole head; the body may be deferred. */
     Exchange begin(RequestReader reader, boolean deferBody) {
         body.begin(deferBody);
-        Exchange s = takeSpare();
+        Exchange s = spares.take();
         handedBack = false;
         generation++;
         exchange = reader.exchange(this, deferBody, s);
         return exchange;
-    }
-
-    /** An exchange kept from an earlier request, or null. */
-    private Exchange takeSpare() {
-        Exchange s = spare;
-        if (s != null) {
-            spare = null;
-        } else if (moreSpareCount > 0) {
-            s = moreSpares[--moreSpareCount];
-            moreSpares[moreSpareCount] = null;
-        }
-        return s;
-    }
-
-    /** Keeps {@code ex} (over, no other thread holding it) for a later request, if there is room. */
-    private void keepSpare(Exchange ex) {
-        if (spare == null) {
-            spare = ex;
-        } else {
-            if (moreSpares == null) {
-                moreSpares = new Exchange[PipelineRun.MAX];
-            }
-            if (moreSpareCount < moreSpares.length) {
-                moreSpares[moreSpareCount++] = ex;
-            }
-        }
     }
 
     /**
@@ -131,13 +99,13 @@ final class Http1Channel implements ExchangeOwner {
      * made by {@code reader} from its whole head; not the current request's.
      */
     Exchange runMember(RequestReader reader) {
-        return reader.exchange(this, false, takeSpare());
+        return reader.exchange(this, false, spares.take());
     }
 
     /** A request parsed for a run did not join it: its exchange is kept for later. */
     void notRunMember(Exchange ex) {
         ex.over();
-        keepSpare(ex);
+        spares.keep(ex);
     }
 
     /** The next member of a {@link PipelineRun} becomes the current request. */
@@ -256,7 +224,7 @@ final class Http1Channel implements ExchangeOwner {
         Exchange ex = exchange;
         if (ex != null && handedBack && upgrade == null) {
             ex.over();
-            keepSpare(ex);
+            spares.keep(ex);
         }
         exchange = null;
         Upgrade u = upgrade;
@@ -270,9 +238,7 @@ final class Http1Channel implements ExchangeOwner {
      * three small objects: the exchange and its head's copy).
      */
     void dropSpare() {
-        spare = null;
-        moreSpares = null;
-        moreSpareCount = 0;
+        spares.drop();
         retireThread();
     }
 
