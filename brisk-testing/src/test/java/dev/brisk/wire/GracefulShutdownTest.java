@@ -103,6 +103,65 @@ class GracefulShutdownTest {
     }
 
     /**
+     * Requests pipelined behind the one in flight when the drain begins were sent before their client
+     * could know of it: each is answered, keep-alive, and only the last answer says
+     * {@code Connection: close}. A request sent once the connection has seen the drain (here: after its
+     * first answer) is not served, so a client that keeps sending cannot hold the drain open.
+     */
+    @Test
+    void pipelinedRequestsReceivedBeforeTheDrainAreEachAnswered() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
+        BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(5));
+            cfg.get("/wait", ctx -> {
+                entered.countDown();
+                release.await(5, TimeUnit.SECONDS);
+                ctx.text("done");
+            });
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+            cfg.get("/late", ctx -> {
+                late.incrementAndGet();
+                ctx.text("late");
+            });
+            cfg.post("/echo", ctx -> ctx.text(ctx.bodyAsString()));
+        });
+        int port = t.port();
+        Thread closer = new Thread(t::close, "test-closer");
+        try (RawConnection busy = t.raw()) {
+            busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n" // with the first: a pipeline run on a loop
+                    + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nthird"
+                    + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nfourth");
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            closer.start();
+            Wire.awaitRefused(port); // the drain has begun
+            release.countDown();
+            RawConnection.Response first = busy.timeout(3_000).read();
+            assertThat(first.body()).isEqualTo("done");
+            assertThat(first.header("Connection")).as("more was received before the drain").isNull();
+            busy.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n");
+            String[] bodies = {"hello", "hello", "third", "fourth"};
+            for (int i = 0; i < bodies.length; i++) {
+                RawConnection.Response r = busy.timeout(3_000).read();
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo(bodies[i]);
+                assertThat(r.header("Connection")).as("answer %d", i + 2).isEqualTo(i == bodies.length - 1 ? "close" : null);
+            }
+            Wire.assertNothingMoreAndClosed(busy);
+            closer.join(5_000);
+            assertThat(closer.isAlive()).isFalse();
+            assertThat(late.get()).as("handlers run for a request sent after the drain was seen").isZero();
+        } finally {
+            release.countDown();
+            closer.join(5_000);
+            t.close();
+        }
+    }
+
+    /**
      * A request refused during the drain (here: its wait in the admission queue times out, with its body
      * read and without one) says {@code Connection: close} like every other answer then: said keep-alive,
      * its client could send again just as the drain closes the connection.

@@ -376,8 +376,9 @@ final class Http1Channel implements ExchangeOwner {
             if (body.streamUnfinished()) {
                 conn.abandonBody(); // the handler answered before the whole body came: it is not read any more
             }
-            if (shared.draining() || ex.deferredBodyUnread()) {
-                // shutting down (its last response), or the client may still send a body nobody asked for
+            if (shared.draining() && conn.lastBeforeDrain() || ex.deferredBodyUnread()) {
+                // shutting down (its last response: nothing received before the drain is left to answer),
+                // or the client may still send a body nobody asked for
                 conn.closeAfterResponse();
             }
             if (body.continuing()) {

@@ -106,6 +106,11 @@ final class Http1Connection implements Protocol {
     private boolean advancing;
     /** The drain found this connection idle and gave it {@code drain-grace} to receive a last request. */
     private boolean graceGiven;
+    /**
+     * Bytes received when this connection first saw the drain, -1 before: a request that began within
+     * them was sent before its client could know of the drain, and is answered ({@link #lastBeforeDrain}).
+     */
+    private long drainMark = -1;
     /** The current request's body limit: its route's, or the server's. */
     private long bodyLimit;
     /**
@@ -250,7 +255,7 @@ final class Http1Connection implements Protocol {
         }
         served++;
         recorder.headParsed();
-        closeAfter = !parser.keepAlive() || shared.draining()
+        closeAfter = !parser.keepAlive() || shared.draining() && lastBeforeDrain()
                 || (opts.maxRequestsPerConnection() != 0 && served >= opts.maxRequestsPerConnection());
         byte[] fastAnswer = fast.answer(reader.bytes(), reader.headStart(), closeAfter);
         if (fastAnswer != null) {
@@ -517,7 +522,8 @@ final class Http1Connection implements Protocol {
         } else {
             closeAfter |= parser.hasBody(); // an unread body must not be taken for the next request
         }
-        closeAfter |= shared.draining(); // as a handler's answer would say: the client must not send again
+        // as a handler's answer would say: the client must not send again
+        closeAfter |= shared.draining() && lastBeforeDrain();
         answerAlone(errors.shed(channel.exchange(), reason, closeAfter));
     }
 
@@ -605,6 +611,20 @@ final class Http1Connection implements Protocol {
     /** Runs {@code task} on the loop. Any thread. */
     void execute(Runnable task) {
         wire.execute(task);
+    }
+
+    /**
+     * In a drain, whether the answer being framed is the connection's last: no further request began
+     * arriving before the connection saw the drain — none of its bytes are buffered, and no member of a
+     * pipeline run follows. Requests received before are answered, keep-alive, and only the last says
+     * {@code Connection: close}; what arrives after the mark is never served, so a client that keeps
+     * sending cannot hold the drain open. Loop thread; only while draining.
+     */
+    boolean lastBeforeDrain() {
+        if (drainMark < 0) {
+            drainMark = reader.received();
+        }
+        return !runs.hasMore() && !(reader.hasUnread() && reader.unreadFrom() < drainMark);
     }
 
     /** The response on its way is the connection's last. */
@@ -722,8 +742,10 @@ final class Http1Connection implements Protocol {
     /**
      * Graceful shutdown. A request whose bytes have arrived but not been read yet is not idle: what the
      * wire has is read first (a blocking loop reads only briefly here), so such a request is answered,
-     * with {@code Connection: close}, not reset. A connection busy with a request answers it with
-     * {@code Connection: close} (the response sees the drain when it is framed) and closes; one whose
+     * with {@code Connection: close}, not reset. A connection busy with a request answers it, and each
+     * pipelined request that began arriving before the connection saw the drain, the last answer with
+     * {@code Connection: close} (each response sees the drain when it is framed: {@link #lastBeforeDrain}),
+     * and closes; one whose
      * keep-alive response was framed before the drain comes back here when it is written. An idle
      * connection stays open for {@code drain-grace} (0: closed at once): its client may have sent a
      * request before it could know of the drain, and that request is answered with
@@ -737,6 +759,9 @@ final class Http1Connection implements Protocol {
         }
         if (idle()) {
             onReadable();
+        }
+        if (drainMark < 0) {
+            drainMark = reader.received();
         }
         if (!idle()) {
             return;

@@ -93,6 +93,11 @@ final class PipelineRuns {
         channel.dispatchRun(r);
     }
 
+    /** Whether a member of the run comes after the one being answered. */
+    boolean hasMore() {
+        return run != null && run.hasNext();
+    }
+
     /** Whether the member after the one being answered has an answer ready too (they may go out together). */
     boolean nextReady() {
         return run != null && run.nextDone();

@@ -35,6 +35,8 @@ final class RequestReader {
     private final Deadlines deadlines;
     /** Where the last whole head starts in the input buffer. */
     private int headStart;
+    /** Bytes received on this connection so far (a position in its input stream). */
+    private long received;
 
     RequestReader(Wire wire, InboundBytes input, RequestParser parser, BodyReader body, Deadlines deadlines) {
         this.wire = wire;
@@ -55,6 +57,7 @@ final class RequestReader {
         }
         int n = wire.read(input.buf);
         if (n > 0) {
+            received += n;
             wire.counters().bytesIn(n);
         }
         return n;
@@ -63,7 +66,18 @@ final class RequestReader {
     /** Bytes the transport read into memory of its own ({@code n}, far below a buffer's size). */
     void accept(byte[] src, int n) {
         input.put(src, n);
+        received += n;
         wire.counters().bytesIn(n);
+    }
+
+    /** Bytes received on this connection so far. */
+    long received() {
+        return received;
+    }
+
+    /** Where the unread bytes begin, as a count of the bytes received before them. */
+    long unreadFrom() {
+        return input.buf == null ? received : received - (input.buf.position() - input.start);
     }
 
     /** What an HTTP/2 client sends first (RFC 9113 3.4): no HTTP/1.1 request starts so. */
