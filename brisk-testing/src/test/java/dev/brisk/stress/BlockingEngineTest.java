@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
+import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +26,8 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What only the blocking engine does: a thread per connection, its cap on platform threads, no pinning. */
 class BlockingEngineTest {
@@ -94,6 +100,73 @@ class BlockingEngineTest {
                             .isEqualTo(200);
                 }
             }
+        }
+    }
+
+    /**
+     * With every platform thread busy, a connection that waited for one in vain is still served what costs
+     * nothing or must never be shed: the liveness probe (fast-static), the readiness route and a route
+     * marked {@code neverShed}, on a short-lived virtual thread, one request and then closed. Any other
+     * request gets 503 ({@code thread-limit}), its body unread. Over TLS too, where the answer used to be
+     * plaintext on a TLS connection; the client then speaks HTTP/1.1.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void healthProbesAreAnsweredWhileEveryPlatformThreadIsBusy(boolean tls) throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        TestKeys.Shared keys = TestKeys.shared();
+        try (BriskTestServer t = BriskTestServer.start(Engine.BLOCKING_PLATFORM, cfg -> {
+            cfg.options().platformThreads(1).connectionWaitTimeout(Duration.ofMillis(200));
+            if (tls) {
+                cfg.options().tlsPem(keys.server().certPem(), keys.server().keyPem());
+            }
+            cfg.health(h -> { });
+            cfg.get("/block", ctx -> {
+                entered.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                ctx.text("unblocked");
+            });
+            cfg.get("/critical", ctx -> ctx.text(Thread.currentThread().isVirtual() ? "virtual" : "platform")).neverShed();
+            cfg.get("/hello", ctx -> ctx.text("hello"));
+            cfg.post("/echo", ctx -> ctx.text(ctx.bodyAsString()));
+        })) {
+            // the probes' client would take HTTP/2 where offered; the holder's connection must be HTTP/1.1's
+            HttpClient client = HttpClient.newBuilder().sslContext(keys.server().trustingContext())
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient holderClient = HttpClient.newBuilder().sslContext(keys.server().trustingContext())
+                    .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+            String base = (tls ? "https://localhost:" : "http://127.0.0.1:") + t.port();
+            var holder = holderClient.sendAsync(HttpRequest.newBuilder(URI.create(base + "/block")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            try {
+                assertThat(entered.await(10, TimeUnit.SECONDS)).as("the only platform thread is busy").isTrue();
+                String[][] cases = {
+                    {"GET", "/health", "200", null},
+                    {"GET", "/ready", "200", null},
+                    {"GET", "/critical", "200", "virtual"},
+                    {"GET", "/hello", "503", "Service Unavailable: no connection thread free, retry shortly\n"},
+                    {"POST", "/echo", "503", "Service Unavailable: no connection thread free, retry shortly\n"},
+                };
+                for (String[] c : cases) {
+                    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + c[1])).timeout(Duration.ofSeconds(5));
+                    HttpRequest req = c[0].equals("POST")
+                            ? b.POST(HttpRequest.BodyPublishers.ofString("hello")).build() : b.GET().build();
+                    HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as(c[1]).isEqualTo(Integer.parseInt(c[2]));
+                    assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+                    if (c[3] != null) {
+                        assertThat(r.body()).as(c[1]).isEqualTo(c[3]);
+                    }
+                    if (r.statusCode() == 503) {
+                        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+                    }
+                }
+                assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 2L);
+            } finally {
+                release.countDown();
+            }
+            assertThat(holder.get(10, TimeUnit.SECONDS).body()).isEqualTo("unblocked");
         }
     }
 

@@ -44,10 +44,6 @@ import dev.brisk.internal.ops.ServerStats;
  */
 public final class Server implements TransportHost {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
-    private static final byte[] NO_THREAD = ("HTTP/1.1 503 Service Unavailable\r\n"
-            + "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
-            + "Content-Length: 46\r\n\r\nService Unavailable: no connection thread free\n")
-            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private final ServerOptions options;
     private final App app;
     private final ExecutorService userWorkers;
@@ -211,7 +207,7 @@ public final class Server implements TransportHost {
         startExecutors();
         Acceptor.Handoff handoff;
         if (options.io() == IoMode.BLOCKING) {
-            blocking = new BlockingEngine(this, options, NO_THREAD);
+            blocking = new BlockingEngine(this, options);
             handoff = blocking;
         } else {
             loops = new IoLoop[options.ioThreads()];
@@ -223,10 +219,10 @@ public final class Server implements TransportHost {
             }
             handoff = this::toLeastLoadedLoop;
         }
-        acceptor = new Acceptor(this, channel, tls != null ? tls : http1::open, handoff, "brisk-acceptor");
+        acceptor = new Acceptor(this, channel, tls != null ? tls : http1, handoff, "brisk-acceptor");
         acceptor.start();
         if (plainChannel != null) {
-            plainAcceptor = new Acceptor(this, plainChannel, http1::open, handoff, "brisk-acceptor-plain");
+            plainAcceptor = new Acceptor(this, plainChannel, http1, handoff, "brisk-acceptor-plain");
             plainAcceptor.start();
         }
     }

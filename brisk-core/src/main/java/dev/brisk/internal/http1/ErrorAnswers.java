@@ -22,6 +22,8 @@ final class ErrorAnswers {
             .getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DISK_BODY = (shedMessage(ServerStats.ShedReason.BODY_DISK) + "\n")
             .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] THREAD_BODY = (shedMessage(ServerStats.ShedReason.THREAD_LIMIT) + "\n")
+            .getBytes(StandardCharsets.US_ASCII);
     private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
 
     private final Wire wire;
@@ -41,6 +43,7 @@ final class ErrorAnswers {
         return switch (reason) {
             case BODY_MEMORY -> "Service Unavailable: no request-body memory free, retry shortly";
             case BODY_DISK -> "Service Unavailable: no disk free for request bodies, retry shortly";
+            case THREAD_LIMIT -> "Service Unavailable: no connection thread free, retry shortly";
             default -> "Service Unavailable: too many requests in flight, retry shortly";
         };
     }
@@ -50,7 +53,8 @@ final class ErrorAnswers {
         wire.counters().shed(reason);
         String id = echoIds ? ex.requestId() : null;
         byte[] body = reason == ServerStats.ShedReason.BODY_MEMORY ? MEMORY_BODY
-                : reason == ServerStats.ShedReason.BODY_DISK ? DISK_BODY : SHED_BODY;
+                : reason == ServerStats.ShedReason.BODY_DISK ? DISK_BODY
+                : reason == ServerStats.ShedReason.THREAD_LIMIT ? THREAD_BODY : SHED_BODY;
         recorder.responded(Recorder.SHED, 503, ex, null, id, parser.head() ? 0 : body.length);
         int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;

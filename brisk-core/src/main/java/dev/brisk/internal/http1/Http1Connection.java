@@ -96,6 +96,11 @@ final class Http1Connection implements Protocol {
     private final ErrorAnswers errors;
     private final Http1Channel channel;
     private final boolean echoIds;
+    /**
+     * No thread came free for this connection ({@link Http1Shared#whenBusy}): it answers one request,
+     * closing after, and runs a handler only for a route never shed; the rest are shed (thread-limit).
+     */
+    private final boolean busy;
 
     private int state = READ_HEAD;
     private int served;
@@ -129,8 +134,9 @@ final class Http1Connection implements Protocol {
     private final Runnable batchWritten = this::onBatchWritten;
     private final Runnable grant = () -> execute(this::granted);
 
-    Http1Connection(Wire wire, Http1Shared shared) {
+    Http1Connection(Wire wire, Http1Shared shared, boolean busy) {
         this.wire = wire;
+        this.busy = busy;
         this.shared = shared;
         this.opts = shared.options;
         this.parser = shared.newParser();
@@ -231,7 +237,7 @@ final class Http1Connection implements Protocol {
     }
 
     private boolean stepHead() {
-        Upgrade h2c = served == 0 ? shared.priorKnowledge() : null;
+        Upgrade h2c = served == 0 && !busy ? shared.priorKnowledge() : null;
         if (h2c != null) {
             int preface = reader.preface();
             if (preface == RequestReader.PARTIAL) {
@@ -255,7 +261,7 @@ final class Http1Connection implements Protocol {
         }
         served++;
         recorder.headParsed();
-        closeAfter = !parser.keepAlive() || shared.draining() && lastBeforeDrain()
+        closeAfter = busy || !parser.keepAlive() || shared.draining() && lastBeforeDrain()
                 || (opts.maxRequestsPerConnection() != 0 && served >= opts.maxRequestsPerConnection());
         byte[] fastAnswer = fast.answer(reader.bytes(), reader.headStart(), closeAfter);
         if (fastAnswer != null) {
@@ -281,6 +287,8 @@ final class Http1Connection implements Protocol {
         if (reader.hasUnread() && shared.admission == null && !closeAfter && !parser.hasBody() && !wire.blocking()
                 && runs.runsAhead(exchange)) {
             startRun(exchange); // more requests are buffered: their handlers may go to the thread with this one's
+        } else if (busy && !exchange.neverShed()) {
+            shed(ServerStats.ShedReason.THREAD_LIMIT); // its body unread: closing after
         } else if (shared.admission == null || exchange.neverShed()) {
             proceed();
         } else if (parser.hasBody() && !channel.streamsBody() && !channel.body().deferred()) {

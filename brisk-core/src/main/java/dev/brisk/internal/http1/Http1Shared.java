@@ -55,8 +55,16 @@ public final class Http1Shared implements ProtocolFactory {
 
     @Override
     public Protocol open(Wire wire) {
-        return new Http1Connection(wire, this);
+        return new Http1Connection(wire, this, false);
     }
+
+    /** One request, closing after: fast-static and never-shed routes are served, the rest shed ({@code thread-limit}). */
+    @Override
+    public ProtocolFactory whenBusy() {
+        return busy;
+    }
+
+    private final ProtocolFactory busy = wire -> new Http1Connection(wire, this, true);
 
     RequestParser newParser() {
         // the body limit is the route's: checked once the head is routed (bodyLimit)

@@ -46,12 +46,20 @@ public final class Http2Shared {
 
     /** The protocol of a TLS connection once its handshake is done: HTTP/2 when ALPN chose {@code h2}. */
     public ProtocolFactory afterHandshake() {
-        return wire -> {
-            dev.brisk.TlsInfo t = wire.tls();
-            if (h2.enabled() && t != null && "h2".equals(t.applicationProtocol())) {
-                return open(wire, null);
+        return new ProtocolFactory() {
+            @Override
+            public Protocol open(Wire wire) {
+                dev.brisk.TlsInfo t = wire.tls();
+                if (h2.enabled() && t != null && "h2".equals(t.applicationProtocol())) {
+                    return Http2Shared.this.open(wire, null);
+                }
+                return http1.open(wire);
             }
-            return http1.open(wire);
+
+            @Override
+            public ProtocolFactory whenBusy() {
+                return http1.whenBusy(); // its ALPN offers HTTP/1.1 alone (ServerTls)
+            }
         };
     }
 

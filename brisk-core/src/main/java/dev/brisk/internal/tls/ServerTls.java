@@ -67,15 +67,31 @@ public final class ServerTls implements ProtocolFactory {
     @Override
     public Protocol open(Wire plain) {
         maybeReload();
-        return TlsWire.open(plain, engine(context), next, counters, handshakeNanos, writeTimeoutNanos);
+        return TlsWire.open(plain, engine(context, alpn), next, counters, handshakeNanos, writeTimeoutNanos);
     }
+
+    /** The same keys, offering HTTP/1.1 alone, then what {@code next} does when busy; null when it does nothing. */
+    @Override
+    public ProtocolFactory whenBusy() {
+        ProtocolFactory busyNext = next.whenBusy();
+        if (busyNext == null) {
+            return null;
+        }
+        return plain -> {
+            maybeReload();
+            return TlsWire.open(plain, engine(context, HTTP1_ONLY), busyNext, counters, handshakeNanos,
+                    writeTimeoutNanos);
+        };
+    }
+
+    private static final String[] HTTP1_ONLY = {"http/1.1"};
 
     /** {@return how many times changed key files were loaded and put in use} */
     public long reloads() {
         return reloads;
     }
 
-    private SSLEngine engine(SSLContext ctx) {
+    private SSLEngine engine(SSLContext ctx, String[] alpn) {
         SSLEngine e = ctx.createSSLEngine();
         e.setUseClientMode(false);
         SSLParameters p = e.getSSLParameters();

@@ -6,7 +6,6 @@ import dev.brisk.internal.ops.AccessLog;
 import dev.brisk.internal.ops.LoopCounters;
 import dev.brisk.internal.ops.ServerStats;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,10 +19,13 @@ import java.util.concurrent.TimeUnit;
  * The blocking engine ({@code io=blocking}): each accepted connection gets its own thread running a
  * {@link BlockingLoop} — a new virtual thread, or one of at most {@code platform-threads} platform
  * threads. With platform threads, the acceptor waits for a free one (connections meanwhile wait in
- * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is answered 503 and
- * closed. One watchdog thread, every 100 ms, enforces {@code write-timeout} and {@code min-response-rate}
- * on every connection (a blocking write has no timeout of its own) and ends reads blocked past their connection's deadline
- * (reads carry no socket timeout: a timed read costs a timer per request). One {@link Lingerer} thread
+ * the kernel backlog); one that waited {@code connection-wait-timeout} in vain is served on a
+ * short-lived virtual thread by its protocol's {@link ProtocolFactory#whenBusy} (HTTP/1.1: one
+ * request; health probes and routes never shed are answered, the rest 503), holding no platform
+ * thread's place. One watchdog thread, every 100 ms, enforces {@code write-timeout} and
+ * {@code min-response-rate} on every connection (a blocking write has no timeout of its own) and ends
+ * reads blocked past their connection's deadline (reads carry no socket timeout: a timed read costs a
+ * timer per request). One {@link Lingerer} thread
  * drains every lingering close, so a connection's thread (and a platform thread's place) is free as
  * soon as its last answer is written.
  */
@@ -32,8 +34,6 @@ public final class BlockingEngine implements Acceptor.Handoff {
 
     final TransportHost host;
     final ServerOptions options;
-    /** The whole answer to a connection no thread came free for (the protocol's "busy", e.g. a 503). */
-    private final byte[] refusal;
     final BufferPool inPool = new SharedBufferPool(8 * 1024, 1024);
     final BufferPool outPool = new SharedBufferPool(16 * 1024, 1024);
     /** One sampler for all connections: one per connection would log every connection's first response. */
@@ -52,14 +52,9 @@ public final class BlockingEngine implements Acceptor.Handoff {
     final Lingerer lingerer;
     private volatile boolean running = true;
 
-    /**
-     * @param refusal what a connection gets when no thread comes free in time, written whole before
-     *                it is closed
-     */
-    public BlockingEngine(TransportHost host, ServerOptions options, byte[] refusal) {
+    public BlockingEngine(TransportHost host, ServerOptions options) {
         this.host = host;
         this.options = options;
-        this.refusal = refusal.clone();
         this.acceptorCounters = host.newLoopCounters();
         this.accessLogSampler = host.accessLogSampler(true);
         this.responseRate = host.responseRate();
@@ -88,21 +83,29 @@ public final class BlockingEngine implements Acceptor.Handoff {
     @Override
     public void take(SocketChannel ch, ProtocolFactory protocol) throws IOException {
         ch.configureBlocking(true);
-        if (platform != null && !awaitPlatformThread()) {
-            refuse(ch);
-            return;
+        boolean platformThread = platform != null;
+        ProtocolFactory opening = protocol;
+        if (platformThread && !awaitPlatformThread()) {
+            opening = protocol.whenBusy();
+            if (opening == null) {
+                acceptorCounters.shed(ServerStats.ShedReason.THREAD_LIMIT);
+                closeQuietly(ch);
+                host.connectionClosed();
+                return;
+            }
+            platformThread = false; // served briefly on a virtual thread, holding no platform thread's place
         }
         BlockingLoop loop;
         try {
-            loop = new BlockingLoop(this, ch, protocol);
+            loop = new BlockingLoop(this, ch, opening, platformThread);
         } catch (IOException | RuntimeException e) {
-            if (platformFree != null) {
+            if (platformThread) {
                 platformFree.release();
             }
             throw e instanceof IOException io ? io : new IOException(e);
         }
         live.add(loop);
-        if (platform != null) {
+        if (platformThread) {
             platform.execute(loop);
         } else {
             // unnamed: a numbered name is a string built per connection, and churn is a connection per request
@@ -134,33 +137,18 @@ public final class BlockingEngine implements Acceptor.Handoff {
         }
     }
 
-    /** Answers 503 on a short-lived virtual thread (it lingers so the answer is not reset away). */
-    private void refuse(SocketChannel ch) {
-        acceptorCounters.shed(ServerStats.ShedReason.THREAD_LIMIT);
-        acceptorCounters.status(503);
-        acceptorCounters.http1Response();
-        Thread.ofVirtual().start(() -> {
-            try (ch) {
-                ch.write(ByteBuffer.wrap(refusal));
-                ch.shutdownOutput();
-                ch.socket().setSoTimeout(1_000);
-                byte[] sink = new byte[4096];
-                var in = ch.socket().getInputStream();
-                for (int i = 0; i < 256 && in.read(sink) >= 0; i++) {
-                    // drop what the client still sends, for a second at most
-                }
-            } catch (IOException ignored) {
-                // the client left: nothing to answer
-            } finally {
-                host.connectionClosed();
-            }
-        });
+    private static void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
     }
 
     /** A connection ended: on its own thread, or on the {@link Lingerer}'s once its lingering socket closed. */
     void closed(BlockingLoop loop) {
         if (live.remove(loop)) {
-            if (platformFree != null && !loop.lingersElsewhere()) {
+            if (loop.platformThread && !loop.lingersElsewhere()) {
                 platformFree.release(); // the acceptor's next tryAcquire succeeds and ends saturation
             }
             host.connectionClosed();
@@ -172,7 +160,7 @@ public final class BlockingEngine implements Acceptor.Handoff {
      * place goes to the next connection now; the connection counts as closed when its socket is.
      */
     void threadFreed(BlockingLoop loop) {
-        if (platformFree != null) {
+        if (loop.platformThread) {
             platformFree.release();
         }
     }

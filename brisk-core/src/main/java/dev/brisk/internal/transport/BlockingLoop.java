@@ -92,14 +92,18 @@ final class BlockingLoop implements Wire, Runnable {
     /** The protocol has been told of the drain (it decides what an idle connection does then). */
     private boolean drained;
 
-    BlockingLoop(BlockingEngine engine, SocketChannel ch, ProtocolFactory opening) throws IOException {
+    /** Runs on one of the engine's platform threads, whose place it gives back when done. */
+    final boolean platformThread;
+
+    BlockingLoop(BlockingEngine engine, SocketChannel ch, ProtocolFactory opening, boolean platformThread)
+            throws IOException {
         this.engine = engine;
         this.opening = opening;
+        this.platformThread = platformThread;
         this.ch = ch;
         this.counters = engine.host.newConnectionCounters();
         this.input = ch.socket().getInputStream();
-        this.writes = new BlockingWrites(ch, counters, engine.responseRate,
-                engine.options.threads() == dev.brisk.ThreadMode.PLATFORM);
+        this.writes = new BlockingWrites(ch, counters, engine.responseRate, platformThread);
     }
 
     @Override

@@ -66,7 +66,7 @@ class FileBodyTest {
         shared.streams(pump);
         wire = new MemoryWire(false);
         wire.transfersFiles = transfers;
-        conn = new Http1Connection(wire, shared);
+        conn = new Http1Connection(wire, shared, false);
         wire.protocol(conn);
     }
 

@@ -52,7 +52,7 @@ class Http1ConnectionTest {
         shared = new Http1Shared(options, app, null, admission);
         shared.streams(handlers);
         wire = new MemoryWire(blocking);
-        conn = new Http1Connection(wire, shared);
+        conn = new Http1Connection(wire, shared, false);
         wire.protocol(conn);
     }
 
