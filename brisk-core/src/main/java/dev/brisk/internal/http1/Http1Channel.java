@@ -394,7 +394,10 @@ final class Http1Channel implements ExchangeOwner {
                 ex.echoRequestId();
             }
             ProtocolSwitch next = ex.protocolSwitch();
-            if (next != null && conn.closingAfterResponse()) {
+            if (next != null && (conn.closingAfterResponse() || shared.draining())) {
+                // no new protocol starts in a drain, even with requests received behind this one; what the
+                // client sent after an Upgrade request is not read as requests: the 503 is the last answer
+                conn.closeAfterResponse();
                 ex.declineSwitch(503, "Service Unavailable: the server is shutting down");
                 next = null;
             }

@@ -597,6 +597,11 @@ final class Http1Connection implements Protocol {
         return state == HANDLING;
     }
 
+    /** Whether the server drains (a graceful shutdown has begun). Any thread. */
+    boolean draining() {
+        return shared.draining();
+    }
+
     /** Whether the connection is gone, for threads other than the loop's. Any thread. */
     boolean gone() {
         return closed;
@@ -629,10 +634,22 @@ final class Http1Connection implements Protocol {
      * sending cannot hold the drain open. Loop thread; only while draining.
      */
     boolean lastBeforeDrain() {
-        if (drainMark < 0) {
-            drainMark = reader.received();
-        }
+        markDrain();
         return !runs.hasMore() && !(reader.hasUnread() && reader.unreadFrom() < drainMark);
+    }
+
+    /** Sets {@link #drainMark}, once: the connection has seen the drain. */
+    private void markDrain() {
+        if (drainMark >= 0) {
+            return;
+        }
+        if (state == HANDLING && !wire.blocking()) {
+            // what arrived while a handler ran (on the loop, it kept the loop from reading) was sent before
+            // the client could know: read it now. A selector's read never waits; a blocking loop's would,
+            // so there only what it had read counts
+            onReadable();
+        }
+        drainMark = reader.received();
     }
 
     /** The response on its way is the connection's last. */
@@ -768,9 +785,7 @@ final class Http1Connection implements Protocol {
         if (idle()) {
             onReadable();
         }
-        if (drainMark < 0) {
-            drainMark = reader.received();
-        }
+        markDrain();
         if (!idle()) {
             return;
         }

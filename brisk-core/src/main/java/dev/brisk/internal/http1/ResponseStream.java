@@ -43,6 +43,9 @@ final class ResponseStream {
     /** {@code in} follows a head now being written: {@link #start} or {@link #close} takes it. */
     void pending(InputStream in) {
         pending = in;
+        if (conn.draining()) {
+            drain(); // begun in a drain (a request received before it): an event stream ends as it starts
+        }
     }
 
     /**
