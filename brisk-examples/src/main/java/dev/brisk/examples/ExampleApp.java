@@ -240,7 +240,11 @@ public final class ExampleApp {
                 System.exit(1);
                 return;
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(metrics::close, "brisk-metrics-shutdown"));
+            // after the app: a scrape during the drain sees it (close() returns once the app's own hook is done)
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                app.close();
+                metrics.close();
+            }, "brisk-metrics-shutdown"));
             System.out.println("Metrics (Prometheus) on " + metrics.url());
         }
         System.out.println("Try:");

@@ -92,6 +92,45 @@ class ExampleProcessTest {
                 .digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /**
+     * The metrics port outlives the drain: a scrape while a request in flight is being finished after
+     * SIGTERM is answered (it used to close at once, its shutdown hook running beside the app's).
+     */
+    @Test
+    void metricsAreServedDuringTheDrain() throws Exception {
+        assumeTrue(hasCurl(), "curl is not installed");
+        String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        double before = metric(curl(metricsUrl), "brisk_bytes_in_total");
+        byte[] request = "GET /sleep?ms=3000 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try (java.net.Socket slow = new java.net.Socket("127.0.0.1", port)) {
+            slow.getOutputStream().write(request);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (metric(curl(metricsUrl), "brisk_bytes_in_total") < before + request.length && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertThat(metric(curl(metricsUrl), "brisk_bytes_in_total")).as("the slow request was read")
+                    .isGreaterThanOrEqualTo(before + request.length);
+            demo.destroy(); // SIGTERM: the drain waits for the slow request
+            String during = curl(metricsUrl);
+            assertThat(during).as("scraped during the drain").startsWith("HTTP/1.1 200 OK\n");
+            assertThat(demo.isAlive()).as("still draining when scraped").isTrue();
+            slow.setSoTimeout(10_000);
+            String answer = new String(slow.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(answer).startsWith("HTTP/1.1 200 OK\r\n").contains("Connection: close\r\n").endsWith("slept 3000 ms");
+        }
+        assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
+    }
+
+    /** The value of {@code name}'s unlabelled sample in a Prometheus scrape (curl's output, head included). */
+    private static double metric(String scrape, String name) {
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new AssertionError(name + " not in the scrape:\n" + scrape);
+    }
+
     @Test
     void curlAgainstTheExampleAppThenSigterm() throws Exception {
         assumeTrue(hasCurl(), "curl is not installed");
