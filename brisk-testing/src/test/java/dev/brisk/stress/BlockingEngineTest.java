@@ -163,6 +163,32 @@ class BlockingEngineTest {
                     }
                 }
                 assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 2L);
+                if (!tls) {
+                    // an HTTP/2 client with prior knowledge is told in HTTP/2: SETTINGS, then GOAWAY (last stream
+                    // 0, NO_ERROR), not an HTTP/1.1 505
+                    try (java.net.Socket h2 = new java.net.Socket("127.0.0.1", t.port())) {
+                        h2.setSoTimeout(5_000);
+                        h2.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\4\0\0\0\0\0"
+                                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                        byte[] got = h2.getInputStream().readAllBytes();
+                        assertThat(java.util.Arrays.copyOf(got, 9)).containsExactly(0, 0, 0, 4, 0, 0, 0, 0, 0);
+                        assertThat(got[12]).as("GOAWAY").isEqualTo((byte) 7);
+                        assertThat(java.util.Arrays.copyOfRange(got, 18, 26)).as("last stream 0, NO_ERROR")
+                                .containsExactly(0, 0, 0, 0, 0, 0, 0, 0);
+                        assertThat(new String(got, 26, got.length - 26, java.nio.charset.StandardCharsets.US_ASCII))
+                                .isEqualTo("no connection thread free");
+                    }
+                    // one that sends nothing holds its place a second, not the header-read timeout (10 s)
+                    try (RawConnection quiet = t.raw()) {
+                        assertThat(quiet.closedWithin(4_000)).isTrue();
+                    }
+                    // both were turned away for want of a thread: counted as such, like a refused request
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (t.app().metrics().shed().getOrDefault("thread-limit", 0L) < 4 && System.nanoTime() - until < 0) {
+                        Thread.sleep(10);
+                    }
+                    assertThat(t.app().metrics().shed()).containsEntry("thread-limit", 4L);
+                }
             } finally {
                 release.countDown();
             }

@@ -121,6 +121,14 @@ final class Deadlines {
         set(wire.clock() + idleNanos);
     }
 
+    /** The current deadline comes {@code nanos} from now if it would come later. */
+    void atMost(long nanos) {
+        long until = wire.clock() + nanos;
+        if (until - at < 0) {
+            set(until);
+        }
+    }
+
     /** Waiting in the admission queue. */
     void queued() {
         set(wire.clock() + queueNanos);

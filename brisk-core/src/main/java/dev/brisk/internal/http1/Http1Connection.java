@@ -82,6 +82,14 @@ final class Http1Connection implements Protocol {
     private static final int CLOSED = 4;
     /** Head parsed, waiting in the admission queue for an in-flight slot; not reading. */
     private static final int QUEUED = 5;
+    /** The most a connection no thread came free for may take to send its head (at most header-read-timeout). */
+    private static final long BUSY_HEAD_NANOS = 1_000_000_000L;
+    /**
+     * What an HTTP/2 client with prior knowledge gets when no thread came free: the server's (empty)
+     * SETTINGS, then GOAWAY with the last stream 0 (none was processed: it may retry them all) and
+     * NO_ERROR, its debug data saying why (RFC 9113 6.5, 6.8).
+     */
+    private static final byte[] HTTP2_BUSY = http2Busy("no connection thread free");
 
     private final Wire wire;
     private final Http1Shared shared;
@@ -142,6 +150,10 @@ final class Http1Connection implements Protocol {
         this.parser = shared.newParser();
         this.echoIds = opts.requestIds();
         this.deadlines = new Deadlines(wire, opts);
+        if (busy) {
+            // its request waited in the backlog: it is here, or the connection is not worth a place for long
+            deadlines.atMost(BUSY_HEAD_NANOS);
+        }
         InboundBytes input = new InboundBytes(wire.inPool(), opts.maxRequestLine() + opts.maxHeaderSize() + 1024);
         this.reader = new RequestReader(wire, input, parser, new BodyReader(opts, shared.bodies), deadlines);
         this.gate = new AdmissionGate(shared.admission);
@@ -237,11 +249,15 @@ final class Http1Connection implements Protocol {
     }
 
     private boolean stepHead() {
-        Upgrade h2c = served == 0 && !busy ? shared.priorKnowledge() : null;
+        Upgrade h2c = served == 0 ? shared.priorKnowledge() : null;
         if (h2c != null) {
             int preface = reader.preface();
             if (preface == RequestReader.PARTIAL) {
                 return false; // may still be HTTP/2's preface: wait for the rest
+            }
+            if (preface == RequestReader.WHOLE && busy) {
+                refuseHttp2(); // no thread for its streams: told in HTTP/2, which it speaks, not with a 505
+                return false;
             }
             if (preface == RequestReader.WHOLE) {
                 // an HTTP/2 client with prior knowledge (h2c): the connection is HTTP/2's from its first byte
@@ -535,6 +551,25 @@ final class Http1Connection implements Protocol {
         answerAlone(errors.shed(channel.exchange(), reason, closeAfter));
     }
 
+    /** An HTTP/2 client on a connection no thread came free for: SETTINGS and GOAWAY, then closing. */
+    private void refuseHttp2() {
+        closeAfter = true;
+        toHandling();
+        wire.readInterest(false);
+        output.send(HTTP2_BUSY, responseWritten);
+    }
+
+    private static byte[] http2Busy(String why) {
+        byte[] debug = why.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(9 + 9 + 8 + debug.length);
+        b.put(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0}); // SETTINGS, no parameters, stream 0
+        int length = 8 + debug.length;
+        b.put((byte) (length >>> 16)).put((byte) (length >>> 8)).put((byte) length);
+        b.put((byte) 0x7).put((byte) 0).putInt(0); // GOAWAY, no flags, stream 0
+        b.putInt(0).putInt(0).put(debug); // last stream 0, NO_ERROR
+        return b.array();
+    }
+
     /** Answers a request that cannot be served and closes after: no later byte is read as a request. */
     void refuse(int status, String message) {
         gate.releaseUndispatched();
@@ -816,6 +851,10 @@ final class Http1Connection implements Protocol {
 
     /** Lets go of everything this connection holds; the wire stays open for whoever takes it. */
     private void release() {
+        if (busy && served == 0 && state != CLOSED) {
+            // turned away before any request was read (gone, stalled, or HTTP/2): a thread-limit refusal too
+            wire.counters().shed(ServerStats.ShedReason.THREAD_LIMIT);
+        }
         boolean wasQueued = state == QUEUED;
         state = CLOSED;
         closed = true;
