@@ -68,13 +68,29 @@ final class BodyReader {
      * @throws HttpParseException on bad chunk framing, a body over the limit, a budget spent (503)
      */
     int read(byte[] a, int from, int end) throws HttpParseException {
-        if (stream != null && end > from) {
+        if (stream == null) {
+            return consume(a, from, end);
+        }
+        // The handler empties the window while bytes go in: one look at its room, then a copy that fills
+        // it, could leave bytes behind with the window no longer full when the connection checks it, and
+        // nobody would ask for them. So copy until every byte is taken, the body ends, or the window is
+        // seen full (room() then tells the reader to ask for more once it has read).
+        int pos = from;
+        while (pos < end && !done()) {
             int room = stream.room();
             if (room == 0) {
-                return from;
+                break;
             }
-            end = (int) Math.min(end, (long) from + room);
+            int next = consume(a, pos, (int) Math.min(end, (long) pos + room));
+            if (next == pos) {
+                break; // a partial chunk header: more bytes are needed
+            }
+            pos = next;
         }
+        return pos;
+    }
+
+    private int consume(byte[] a, int from, int end) throws HttpParseException {
         if (chunks != null) {
             return end > from ? chunks.decode(a, from, end, sink) : from;
         }
