@@ -380,6 +380,10 @@ final class Http1Channel implements ExchangeOwner {
                 // shutting down (its last response: nothing received before the drain is left to answer),
                 // or the client may still send a body nobody asked for
                 conn.closeAfterResponse();
+                if (conn.isClosed()) {
+                    Exchange.closeQuietly(ex.responseStream()); // the drain's look at the wire found it gone
+                    return;
+                }
             }
             if (body.continuing()) {
                 // "100 Continue" is still being written and the handler gave up on its body: answer next

@@ -805,10 +805,9 @@ final class Http1Connection implements Protocol {
      * with {@code Connection: close}, not reset. A connection busy with a request answers it, and each
      * pipelined request that began arriving before the connection saw the drain, the last answer with
      * {@code Connection: close} (each response sees the drain when it is framed: {@link #lastBeforeDrain}),
-     * and closes; one whose
-     * keep-alive response was framed before the drain comes back here when it is written. An idle
-     * connection stays open for {@code drain-grace} (0: closed at once): its client may have sent a
-     * request before it could know of the drain, and that request is answered with
+     * and closes; one whose keep-alive response was framed before the drain comes back here when it is
+     * written. An idle connection stays open for {@code drain-grace} (0: closed at once): its client may
+     * have sent a request before it could know of the drain, and that request is answered with
      * {@code Connection: close}; still idle at the end of the grace, it is closed by {@link #onTimer}.
      * Called once or more; the grace is given once.
      */
