@@ -2,11 +2,18 @@ package dev.brisk.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.BriskConfig;
+import dev.brisk.Dispatch;
+import dev.brisk.SseEvent;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -103,6 +110,53 @@ class GracefulShutdownTest {
     }
 
     /**
+     * A server whose {@code GET /wait} holds its request until {@link #release}, and the thread that closes
+     * it: the drain begins with that request in flight ({@link #drainWhileHeld}).
+     */
+    private final class Held implements AutoCloseable {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final BriskTestServer t;
+        final Thread closer;
+
+        Held(Dispatch waitDispatch, Consumer<BriskConfig> routes) {
+            t = Wire.start(engine, cfg -> {
+                cfg.options().drainGrace(Duration.ofSeconds(2)).shutdownTimeout(Duration.ofSeconds(20));
+                var wait = cfg.get("/wait", ctx -> {
+                    entered.countDown();
+                    release.await(5, TimeUnit.SECONDS);
+                    ctx.text("done");
+                });
+                if (waitDispatch != null) {
+                    wait.dispatch(waitDispatch);
+                }
+                routes.accept(cfg);
+            });
+            closer = new Thread(t::close, "test-closer");
+        }
+
+        /** Once {@code /wait} is in its handler: starts closing, and returns when the drain has begun. */
+        void drainWhileHeld() throws InterruptedException {
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            closer.start();
+            Wire.awaitRefused(t.port()); // the listener is closed: the drain has begun
+        }
+
+        /** Lets {@code /wait} answer, then expects the close to end within {@code millis}. */
+        void releaseAndAwaitClosed(int millis) throws InterruptedException {
+            release.countDown();
+            closer.join(millis);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            release.countDown();
+            closer.join(5_000);
+            t.close();
+        }
+    }
+
+    /**
      * Requests pipelined behind the one in flight when the drain begins were sent before their client
      * could know of it: each is answered, keep-alive, and only the last answer says
      * {@code Connection: close}. A request sent once the connection has seen the drain (here: after its
@@ -110,54 +164,30 @@ class GracefulShutdownTest {
      */
     @Test
     void pipelinedRequestsReceivedBeforeTheDrainAreEachAnswered() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
-        BriskTestServer t = Wire.start(engine, cfg -> {
-            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(5));
-            cfg.get("/wait", ctx -> {
-                entered.countDown();
-                release.await(5, TimeUnit.SECONDS);
-                ctx.text("done");
-            });
+        AtomicInteger late = new AtomicInteger();
+        try (Held h = new Held(null, cfg -> {
             cfg.get("/hello", ctx -> ctx.text("hello"));
             cfg.get("/late", ctx -> {
                 late.incrementAndGet();
                 ctx.text("late");
             });
             cfg.post("/echo", ctx -> ctx.text(ctx.bodyAsString()));
-        });
-        int port = t.port();
-        Thread closer = new Thread(t::close, "test-closer");
-        try (RawConnection busy = t.raw()) {
+        }); RawConnection busy = h.t.raw()) {
             busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n" // with the first: a pipeline run on a loop
                     + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nthird"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nfourth");
-            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-            closer.start();
-            Wire.awaitRefused(port); // the drain has begun
-            release.countDown();
+            h.drainWhileHeld();
+            h.release.countDown();
             RawConnection.Response first = busy.timeout(3_000).read();
             assertThat(first.body()).isEqualTo("done");
             assertThat(first.header("Connection")).as("more was received before the drain").isNull();
             busy.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n");
-            String[] bodies = {"hello", "hello", "third", "fourth"};
-            for (int i = 0; i < bodies.length; i++) {
-                RawConnection.Response r = busy.timeout(3_000).read();
-                assertThat(r.status()).isEqualTo(200);
-                assertThat(r.body()).isEqualTo(bodies[i]);
-                assertThat(r.header("Connection")).as("answer %d", i + 2).isEqualTo(i == bodies.length - 1 ? "close" : null);
-            }
-            Wire.assertNothingMoreAndClosed(busy);
-            closer.join(5_000);
-            assertThat(closer.isAlive()).isFalse();
+            assertAnswersThenClosed(busy, "hello", "hello", "third", "fourth");
+            h.releaseAndAwaitClosed(5_000);
+            assertThat(h.closer.isAlive()).isFalse();
             assertThat(late.get()).as("handlers run for a request sent after the drain was seen").isZero();
-        } finally {
-            release.countDown();
-            closer.join(5_000);
-            t.close();
         }
     }
 
@@ -168,40 +198,21 @@ class GracefulShutdownTest {
      */
     @Test
     void anUpgradeReceivedBeforeTheDrainIsDeclinedAndEndsTheConnection() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        BriskTestServer t = Wire.start(engine, cfg -> {
-            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(10));
-            cfg.get("/wait", ctx -> {
-                entered.countDown();
-                release.await(5, TimeUnit.SECONDS);
-                ctx.text("done");
-            });
-            cfg.ws("/ws", w -> w.onText((session, text) -> session.sendText(text)));
-        });
-        int port = t.port();
-        Thread closer = new Thread(t::close, "test-closer");
-        try (RawConnection busy = t.raw()) {
+        try (Held h = new Held(null, cfg -> cfg.ws("/ws", w -> w.onText((session, text) -> session.sendText(text))));
+             RawConnection busy = h.t.raw()) {
             busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
                     + "\u0081\u0082abcd\u0009\u000b"); // a masked text frame "hi": bytes after the Upgrade request
-            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-            closer.start();
-            Wire.awaitRefused(port);
-            release.countDown();
-            RawConnection.Response first = busy.timeout(3_000).read();
-            assertThat(first.body()).isEqualTo("done");
+            h.drainWhileHeld();
+            h.release.countDown();
+            assertThat(busy.timeout(3_000).read().body()).isEqualTo("done");
             RawConnection.Response declined = busy.timeout(3_000).read();
             assertThat(declined.status()).isEqualTo(503);
             assertThat(declined.header("Connection")).isEqualTo("close");
             Wire.assertNothingMoreAndClosed(busy);
-            closer.join(5_000);
-            assertThat(closer.isAlive()).isFalse();
-        } finally {
-            release.countDown();
-            closer.join(5_000);
-            t.close();
+            h.releaseAndAwaitClosed(5_000);
+            assertThat(h.closer.isAlive()).isFalse();
         }
     }
 
@@ -211,46 +222,27 @@ class GracefulShutdownTest {
      */
     @Test
     void anEventStreamReceivedBeforeTheDrainEndsAsItStarts() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        BriskTestServer t = Wire.start(engine, cfg -> {
-            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(20));
-            cfg.get("/wait", ctx -> {
-                entered.countDown();
-                release.await(5, TimeUnit.SECONDS);
-                ctx.text("done");
-            });
-            cfg.get("/events", ctx -> ctx.sse(sink -> {
-                try {
-                    for (int i = 0; i < 400 && sink.send(dev.brisk.SseEvent.of("tick " + i)); i++) {
-                        Thread.sleep(50);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        try (Held h = new Held(null, cfg -> cfg.get("/events", ctx -> ctx.sse(sink -> {
+            try {
+                for (int i = 0; i < 400 && sink.send(SseEvent.of("tick " + i)); i++) {
+                    Thread.sleep(50); // the stream's own pace, not a wait in the test
                 }
-            }));
-        });
-        int port = t.port();
-        Thread closer = new Thread(t::close, "test-closer");
-        try (RawConnection busy = t.raw()) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }))); RawConnection busy = h.t.raw()) {
             busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\nGET /events HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-            closer.start();
-            Wire.awaitRefused(port);
+            h.drainWhileHeld();
             long t0 = System.nanoTime();
-            release.countDown();
+            h.release.countDown();
             assertThat(busy.timeout(3_000).read().body()).isEqualTo("done");
             RawConnection.Response events = busy.timeout(5_000).read(); // whole: the stream ended
             assertThat(events.status()).isEqualTo(200);
             assertThat(events.header("Connection")).isEqualTo("close");
             Wire.assertNothingMoreAndClosed(busy);
             assertThat((System.nanoTime() - t0) / 1_000_000).as("ms until the stream ended").isLessThan(5_000);
-            closer.join(10_000);
-            assertThat(closer.isAlive()).isFalse();
-        } finally {
-            release.countDown();
-            closer.join(5_000);
-            t.close();
+            h.releaseAndAwaitClosed(10_000);
+            assertThat(h.closer.isAlive()).isFalse();
         }
     }
 
@@ -263,39 +255,28 @@ class GracefulShutdownTest {
     void requestsArrivingWhileAHandlerHoldsTheLoopAreAnswered() throws Exception {
         // the blocking engine reads only between requests; io_uring's listener is closed by its loop,
         // which the handler holds, so the test could not see the drain begin (the protocol is the same)
-        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO, "the NIO engine");
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        BriskTestServer t = Wire.start(engine, cfg -> {
-            cfg.options().drainGrace(java.time.Duration.ofSeconds(2)).shutdownTimeout(java.time.Duration.ofSeconds(10));
-            cfg.get("/wait", ctx -> {
-                entered.countDown();
-                release.await(5, TimeUnit.SECONDS);
-                ctx.text("done");
-            }).dispatch(dev.brisk.Dispatch.EVENT_LOOP);
-            cfg.get("/hello", ctx -> ctx.text("hello")).dispatch(dev.brisk.Dispatch.EVENT_LOOP);
-        });
-        int port = t.port();
-        Thread closer = new Thread(t::close, "test-closer");
-        try (RawConnection busy = t.raw()) {
+        Assumptions.assumeTrue(engine == Engine.NIO, "the NIO engine");
+        try (Held h = new Held(Dispatch.EVENT_LOOP,
+                cfg -> cfg.get("/hello", ctx -> ctx.text("hello")).dispatch(Dispatch.EVENT_LOOP));
+             RawConnection busy = h.t.raw()) {
             busy.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(h.entered.await(5, TimeUnit.SECONDS)).isTrue();
             busy.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-            closer.start();
-            Wire.awaitRefused(port);
-            release.countDown();
-            String[] bodies = {"done", "hello", "hello"};
-            for (int i = 0; i < bodies.length; i++) {
-                RawConnection.Response r = busy.timeout(3_000).read();
-                assertThat(r.body()).isEqualTo(bodies[i]);
-                assertThat(r.header("Connection")).as("answer %d", i + 1).isEqualTo(i == bodies.length - 1 ? "close" : null);
-            }
-            Wire.assertNothingMoreAndClosed(busy);
-        } finally {
-            release.countDown();
-            closer.join(5_000);
-            t.close();
+            h.drainWhileHeld();
+            h.release.countDown();
+            assertAnswersThenClosed(busy, "done", "hello", "hello");
         }
+    }
+
+    /** Reads answers with these bodies, in order, only the last saying {@code Connection: close}; then the end. */
+    private static void assertAnswersThenClosed(RawConnection c, String... bodies) {
+        for (int i = 0; i < bodies.length; i++) {
+            RawConnection.Response r = c.timeout(3_000).read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(bodies[i]);
+            assertThat(r.header("Connection")).as("answer %d", i + 1).isEqualTo(i == bodies.length - 1 ? "close" : null);
+        }
+        Wire.assertNothingMoreAndClosed(c);
     }
 
     /**

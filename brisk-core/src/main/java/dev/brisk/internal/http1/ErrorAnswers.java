@@ -24,6 +24,12 @@ final class ErrorAnswers {
             .getBytes(StandardCharsets.US_ASCII);
     private static final byte[] THREAD_BODY = (shedMessage(ServerStats.ShedReason.THREAD_LIMIT) + "\n")
             .getBytes(StandardCharsets.US_ASCII);
+    /**
+     * What an HTTP/2 client with prior knowledge gets on a connection no thread came free for: the
+     * server's (empty) SETTINGS, then GOAWAY with the last stream 0 (none was processed: it may retry
+     * them all) and NO_ERROR, its debug data saying why (RFC 9113 6.5, 6.8).
+     */
+    static final byte[] HTTP2_BUSY = http2Busy("no connection thread free");
     private static final List<String> RETRY_AFTER = List.of("Retry-After", "1");
 
     private final Wire wire;
@@ -46,6 +52,17 @@ final class ErrorAnswers {
             case THREAD_LIMIT -> "Service Unavailable: no connection thread free, retry shortly";
             default -> "Service Unavailable: too many requests in flight, retry shortly";
         };
+    }
+
+    private static byte[] http2Busy(String why) {
+        byte[] debug = why.getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(9 + 9 + 8 + debug.length);
+        b.put(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0}); // SETTINGS, no parameters, stream 0
+        int length = 8 + debug.length;
+        b.put((byte) (length >>> 16)).put((byte) (length >>> 8)).put((byte) length);
+        b.put((byte) 0x7).put((byte) 0).putInt(0); // GOAWAY, no flags, stream 0
+        b.putInt(0).putInt(0).put(debug); // last stream 0, NO_ERROR
+        return b.array();
     }
 
     /** The 503 for a request shed before its handler ({@code ex}: its exchange, routed). */

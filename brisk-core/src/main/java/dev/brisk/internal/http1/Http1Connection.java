@@ -84,12 +84,6 @@ final class Http1Connection implements Protocol {
     private static final int QUEUED = 5;
     /** The most a connection no thread came free for may take to send its head (at most header-read-timeout). */
     private static final long BUSY_HEAD_NANOS = 1_000_000_000L;
-    /**
-     * What an HTTP/2 client with prior knowledge gets when no thread came free: the server's (empty)
-     * SETTINGS, then GOAWAY with the last stream 0 (none was processed: it may retry them all) and
-     * NO_ERROR, its debug data saying why (RFC 9113 6.5, 6.8).
-     */
-    private static final byte[] HTTP2_BUSY = http2Busy("no connection thread free");
 
     private final Wire wire;
     private final Http1Shared shared;
@@ -556,18 +550,7 @@ final class Http1Connection implements Protocol {
         closeAfter = true;
         toHandling();
         wire.readInterest(false);
-        output.send(HTTP2_BUSY, responseWritten);
-    }
-
-    private static byte[] http2Busy(String why) {
-        byte[] debug = why.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        ByteBuffer b = ByteBuffer.allocate(9 + 9 + 8 + debug.length);
-        b.put(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0}); // SETTINGS, no parameters, stream 0
-        int length = 8 + debug.length;
-        b.put((byte) (length >>> 16)).put((byte) (length >>> 8)).put((byte) length);
-        b.put((byte) 0x7).put((byte) 0).putInt(0); // GOAWAY, no flags, stream 0
-        b.putInt(0).putInt(0).put(debug); // last stream 0, NO_ERROR
-        return b.array();
+        output.send(ErrorAnswers.HTTP2_BUSY, responseWritten); // counted as a refusal when it closes (release)
     }
 
     /** Answers a request that cannot be served and closes after: no later byte is read as a request. */
