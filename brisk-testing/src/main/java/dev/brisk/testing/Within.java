@@ -1,5 +1,8 @@
 package dev.brisk.testing;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -25,5 +28,21 @@ public final class Within {
             Thread.sleep(10); // polling a condition, bounded by the deadline
         }
         return true;
+    }
+
+    /**
+     * {@return whether nothing listens on {@code port} at 127.0.0.1 any more} A connection that is refused,
+     * or reset while the listener closes, says so; one that is accepted is closed again at once. A
+     * condition for {@link #within}: a server's listener closes as its drain begins.
+     *
+     * @param port the port a server listened on
+     */
+    public static boolean refused(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
     }
 }

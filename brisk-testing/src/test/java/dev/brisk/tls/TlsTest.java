@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.ClientAuth;
+import dev.brisk.Dispatch;
 import dev.brisk.TlsInfo;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.Within;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +26,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
@@ -31,6 +35,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -207,6 +212,50 @@ class TlsTest {
             // peer's close_notify"); with it, the stream simply ends
             assertThat(in.read()).isEqualTo(-1);
         }
+    }
+
+    /**
+     * A drain over TLS: requests that arrived while a handler held the connection's thread (a blocking
+     * engine's, or the loop with event-loop dispatch) are read when the drain is seen, through the TLS
+     * wire, without waiting for more records, and answered; only the last answer says close.
+     */
+    @Test
+    void requestsArrivingWhileAHandlerHoldsTheThreadAreAnsweredInADrain() throws Exception {
+        // io_uring's listener is closed by its loop, which the handler holds: the drain could not be seen begin
+        Assumptions.assumeTrue(engine != Engine.URING, "not io_uring");
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(cfg -> {
+            cfg.options().tlsPem(server.certPem(), server.keyPem()).shutdownTimeout(Duration.ofSeconds(20));
+            cfg.get("/wait", ctx -> {
+                entered.countDown();
+                release.await(5, TimeUnit.SECONDS);
+                ctx.text("done");
+            }).dispatch(Dispatch.EVENT_LOOP);
+        });
+        int port = app.port();
+        Thread closer = new Thread(app::close, "test-closer");
+        try (SSLSocket s = socket(server.trustingContext())) {
+            s.setTcpNoDelay(true); // each record goes out as written
+            OutputStream out = s.getOutputStream();
+            out.write("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            out.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)); // a record each
+            out.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            closer.start();
+            assertThat(Within.within(5_000, () -> Within.refused(port))).as("the drain began").isTrue();
+            release.countDown();
+            InputStream in = s.getInputStream();
+            String first = readResponse(in);
+            assertThat(first).endsWith("done").doesNotContainIgnoringCase("connection: close");
+            assertThat(readResponse(in)).endsWith("hello").doesNotContainIgnoringCase("connection: close");
+            assertThat(readResponse(in)).endsWith("hello").containsIgnoringCase("connection: close");
+            assertThat(in.read()).isEqualTo(-1);
+        } finally {
+            release.countDown();
+            closer.join(5_000);
+        }
+        assertThat(closer.isAlive()).isFalse();
     }
 
     @Test

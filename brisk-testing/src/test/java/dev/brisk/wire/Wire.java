@@ -7,10 +7,7 @@ import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.RawConnection;
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import dev.brisk.testing.Within;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,19 +90,8 @@ final class Wire {
 
     /** Waits (5 s at most) until connecting to {@code port} is refused: the server has stopped accepting. */
     static void awaitRefused(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        boolean refused = false;
-        while (!refused && System.nanoTime() - deadline < 0) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-                Thread.sleep(5);
-            } catch (ConnectException e) {
-                refused = true;
-            } catch (IOException e) {
-                refused = true; // reset while the listener closes: gone as well
-            }
-        }
-        assertThat(refused).as("new connections to port %d refused within 5 s", port).isTrue();
+        assertThat(Within.within(5_000, () -> Within.refused(port)))
+                .as("new connections to port %d refused within 5 s", port).isTrue();
     }
 
     /**

@@ -661,11 +661,19 @@ final class Http1Connection implements Protocol {
         if (drainMark >= 0) {
             return;
         }
-        if (state == HANDLING && !wire.blocking()) {
-            // what arrived while a handler ran (on the loop, it kept the loop from reading) was sent before
-            // the client could know: read it now. A selector's read never waits; a blocking loop's would,
-            // so there only what it had read counts
-            onReadable();
+        if (state == HANDLING) {
+            // what arrived while a handler ran (on the loop, or on a blocking loop's only thread) was sent
+            // before the client could know: read it now, taking only what is here (a blocking read would wait)
+            wire.readsOnlyLook(true);
+            try {
+                long had;
+                do { // until nothing more is here (a TLS wire gives one record's plaintext a read), or full
+                    had = reader.received();
+                    onReadable();
+                } while (reader.received() > had && state == HANDLING);
+            } finally {
+                wire.readsOnlyLook(false);
+            }
         }
         drainMark = reader.received();
     }

@@ -261,6 +261,11 @@ public final class TlsWire implements Wire, Protocol {
     }
 
     @Override
+    public void readsOnlyLook(boolean on) {
+        plain.readsOnlyLook(on); // a record's rest still on its way is not waited for either
+    }
+
+    @Override
     public void readInterest(boolean on) {
         upperReads = on;
         plain.readInterest(on);

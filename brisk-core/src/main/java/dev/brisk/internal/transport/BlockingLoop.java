@@ -89,6 +89,8 @@ final class BlockingLoop implements Wire, Runnable {
     private final byte[] first = new byte[FIRST_READ];
     /** The read in progress only looks: it gives up after a millisecond. */
     private boolean probing;
+    /** Reads take only what the socket holds already ({@link #readsOnlyLook}). */
+    private boolean lookOnly;
     /** The protocol has been told of the drain (it decides what an idle connection does then). */
     private boolean drained;
 
@@ -290,6 +292,11 @@ final class BlockingLoop implements Wire, Runnable {
         hasDeadline = false;
     }
 
+    @Override
+    public void readsOnlyLook(boolean on) {
+        lookOnly = on;
+    }
+
     /** Blocks until bytes arrive, the stream ends, or the deadline passes (then 0). */
     @Override
     public int read(ByteBuffer dst) throws IOException {
@@ -309,7 +316,10 @@ final class BlockingLoop implements Wire, Runnable {
      * for a millisecond, once.
      */
     private int read(byte[] a, int off, int len) throws IOException {
-        boolean probe = probing;
+        if (lookOnly && input.available() <= 0) {
+            return 0; // nothing here yet, and this read may not wait for it
+        }
+        boolean probe = probing || lookOnly; // bytes are here: the read returns them at once
         probing = false; // one look: a handler run by what it read reads normally
         boolean untimed = !probe && idleRead;
         long waitMs = probe ? 1 : untimed ? 0

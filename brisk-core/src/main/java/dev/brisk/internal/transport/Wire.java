@@ -146,6 +146,15 @@ public interface Wire {
         return false;
     }
 
+    /**
+     * While on, a {@link #read} takes only bytes that have arrived already and returns 0 rather than
+     * wait for more: for a protocol that must see what was received by a given moment (a drain's mark)
+     * while its own thread is busy. A selector loop's reads never wait, so it needs nothing for it. Loop
+     * thread; turned off again by the caller.
+     */
+    default void readsOnlyLook(boolean on) {
+    }
+
     /** What the TLS handshake settled when this wire is a TLS wire, else null. */
     default dev.brisk.TlsInfo tls() {
         return null;
