@@ -135,6 +135,43 @@ class PipelineRunTest {
         assertThat(ran.get()).isEqualTo(5);
     }
 
+    /**
+     * An answer whose head cannot be framed (header fields past 1 MiB) is refused with 500 and ends the
+     * connection: no handler runs ahead of it for the requests behind, which are never answered.
+     */
+    @Test
+    void noHandlerRunsAheadPastAnAnswerWhoseHeadIsTooLarge() {
+        AtomicInteger ran = new AtomicInteger();
+        String huge = "v".repeat(1_100_000); // just past the 1 MiB a head may take, checked quickly enough to stay in the run's slice
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.get("/n", ctx -> {
+                ran.incrementAndGet();
+                ctx.text("n=" + ctx.queryParam("i"));
+            });
+            cfg.get("/huge", ctx -> ctx.header("X-Huge", huge).text("never sent"));
+        }); RawConnection c = t.raw()) {
+            for (int i = 0; i < 20; i++) { // warm: a cold handler alone can spend the run's time slice
+                c.send(gets("/n", 0, 3));
+                assertThat(c.read(3)).hasSize(3);
+                try (RawConnection once = t.raw()) { // and the huge one, which ends its connection
+                    once.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n");
+                    assertThat(once.timeout(5_000).read().status()).isEqualTo(500);
+                }
+            }
+            ran.set(0);
+            for (int i = 0; i < 4; i++) { // a thread running ahead races the loop's refusal: several tries
+                try (RawConnection run = t.raw()) {
+                    run.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n" + gets("/n", 0, 5));
+                    RawConnection.Response r = run.timeout(5_000).read();
+                    assertThat(r.status()).isEqualTo(500);
+                    assertThat(r.header("Connection")).isEqualTo("close");
+                    assertThat(run.closedWithin(3_000)).isTrue();
+                }
+            }
+        }
+        assertThat(ran.get()).as("handlers run for requests never answered").isZero();
+    }
+
     /** A handler that fails spoils none of the requests after it. */
     @Test
     void aFailingHandlerInARunIsAnsweredInItsPlace() {

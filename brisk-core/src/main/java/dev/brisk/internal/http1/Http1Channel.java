@@ -171,17 +171,27 @@ final class Http1Channel implements ExchangeOwner {
     }
 
     /**
-     * Whether {@code ex}'s answer body is at most {@link PipelineRun#SMALL_ANSWER} bytes. Answers run
-     * ahead wait in memory for their turn: after a larger one (which a slow reader may take long to
-     * take), the rest go one by one, so a connection holds at most a run of small answers besides it.
+     * Whether {@code ex}'s answer body and header fields are each at most {@link PipelineRun#SMALL_ANSWER}
+     * bytes. Answers run ahead wait in memory for their turn: after a larger one (which a slow reader may
+     * take long to take), the rest go one by one, so a connection holds at most a run of small answers
+     * besides it. Small fields also mean the head can be framed (a head past 1 MiB is refused with 500 and
+     * ends the connection, and a handler run ahead of it would have run for a request never answered).
      */
     private static boolean small(Exchange ex) {
         String text = ex.responseText();
         byte[] bytes = ex.responseBody();
         java.nio.ByteBuffer buffer = ex.responseBuffer();
-        return (text == null || text.length() <= PipelineRun.SMALL_ANSWER)
-                && (bytes == null || bytes.length <= PipelineRun.SMALL_ANSWER)
-                && (buffer == null || buffer.remaining() <= PipelineRun.SMALL_ANSWER);
+        if ((text != null && text.length() > PipelineRun.SMALL_ANSWER)
+                || (bytes != null && bytes.length > PipelineRun.SMALL_ANSWER)
+                || (buffer != null && buffer.remaining() > PipelineRun.SMALL_ANSWER)) {
+            return false;
+        }
+        java.util.List<String> fields = ex.responseHeaders(); // name, value, name, value...
+        int length = 0;
+        for (int i = 0; i < fields.size() && length <= PipelineRun.SMALL_ANSWER; i++) {
+            length += fields.get(i).length() + 2;
+        }
+        return length <= PipelineRun.SMALL_ANSWER;
     }
 
     /** {@code ex}'s handler ended: its answer goes out now (it is the current request's). Loop thread. */

@@ -663,7 +663,13 @@ final class Http1Connection implements Protocol {
         }
         if (state == HANDLING) {
             // what arrived while a handler ran (on the loop, or on a blocking loop's only thread) was sent
-            // before the client could know: read it now, taking only what is here (a blocking read would wait)
+            // before the client could know: read it now, taking only what is here (a blocking read would wait).
+            // Reading may move the buffer's unread bytes over the current head, which the exchange may still
+            // borrow (its answer is being framed, the request id echoed, the access log written): it copies it first
+            Exchange current = channel.exchange();
+            if (current != null) {
+                current.own();
+            }
             wire.readsOnlyLook(true);
             try {
                 long had;

@@ -5,6 +5,8 @@ import dev.brisk.internal.transport.BufferPool;
 import dev.brisk.internal.transport.Wire;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A connection's outgoing bytes, in order: the write in progress (a pooled head buffer and an optional
@@ -14,7 +16,8 @@ import java.nio.ByteBuffer;
  * most (plus one batch).
  *
  * <p>Loop thread only. Owns the head buffers it is given (they go back to the pool once written) and
- * the file regions (closed once sent, or when the connection closes); a body buffer is only read.
+ * the file regions (closed once sent, or when the connection closes, also those still waiting behind
+ * the write in progress); a body buffer is only read.
  */
 final class Output {
     /**
@@ -39,6 +42,12 @@ final class Output {
     /** Bytes of {@link #file} sent so far. */
     private long fileSent;
     private Runnable then;
+    /**
+     * Files of sends waiting in {@link #then} behind the write in progress: a connection that closes
+     * first never runs them, so {@link #close} closes their files (a descriptor and an open-file place
+     * each). Null until a file waits.
+     */
+    private List<FileRegion> waitingFiles;
     private long deadline;
     private boolean closed;
 
@@ -89,8 +98,14 @@ final class Output {
         if (this.head != null) {
             // a write is in progress (the socket was full): this one follows it
             Runnable before = this.then;
+            if (file != null) {
+                waitingFiles().add(file);
+            }
             this.then = () -> {
                 before.run();
+                if (file != null) {
+                    waitingFiles.remove(file);
+                }
                 send(head, body, file, then); // closed by then: released above
             };
             return;
@@ -239,6 +254,20 @@ final class Output {
             file.close();
             file = null;
         }
+        if (waitingFiles != null) {
+            for (FileRegion f : waitingFiles) {
+                f.close();
+            }
+            waitingFiles.clear();
+        }
+        then = null;
         batch.discard();
+    }
+
+    private List<FileRegion> waitingFiles() {
+        if (waitingFiles == null) {
+            waitingFiles = new ArrayList<>(2);
+        }
+        return waitingFiles;
     }
 }

@@ -45,10 +45,11 @@ abstract class RequestHeadState {
 
     /**
      * Copies the borrowed head and field offsets (into the arrays kept from an earlier request when they
-     * are large enough): the exchange may now outlive the buffer and the parser.
+     * are large enough): the exchange may now outlive the buffer and the parser. A head released or over
+     * already is left gone (nothing reads it any more).
      */
     public void own() {
-        if (borrowed) {
+        if (borrowed && head != null) {
             byte[] h = ownHead;
             if (h == null || h.length < headLength) {
                 h = new byte[Math.max(headLength, 256)];

@@ -18,6 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +60,11 @@ class FileBodyTest {
             ctx.stream(r);
         }).dispatch(Dispatch.EVENT_LOOP);
         cfg.route(Method.GET, "/hello", ctx -> ctx.text("hello")).dispatch(Dispatch.EVENT_LOOP);
+        cfg.route(Method.GET, "/later", ctx -> { // on another thread: its answer comes while the loop writes
+            FileRegion r = new FileRegion(FileChannel.open(file, StandardOpenOption.READ), 0, size, released::incrementAndGet);
+            region.set(r);
+            ctx.stream(r);
+        }).dispatch(Dispatch.VIRTUAL_THREADS);
         ServerOptions options = ServerOptions.builder().build();
         App app = cfg.freeze(options);
         app.executors(pump, pump);
@@ -137,6 +143,27 @@ class FileBodyTest {
         wire.writeBudget = 1000;
         wire.feed("GET /f HTTP/1.1\r\nHost: t\r\n\r\n").turn();
         assertThat(region.get().isClosed()).isFalse();
+        conn.close();
+        assertThat(region.get().isClosed()).isTrue();
+        assertThat(released.get()).isEqualTo(1);
+    }
+
+    /**
+     * A file answer that comes while the answers batched before it are still being written waits behind
+     * them; a connection that closes first (a client that stopped reading, cut at the write timeout) closes
+     * that file too: it holds a descriptor and an open-file place.
+     */
+    @Test
+    void aFileWaitingBehindAStalledWriteIsClosedWithTheConnection() throws Exception {
+        start(100_000, true);
+        wire.writeBudget = 0; // the client reads nothing
+        wire.feed("GET /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "GET /later HTTP/1.1\r\nHost: t\r\n\r\n").turn();
+        assertThat(wire.writeInterest).as("the batched answers wait for the socket").isTrue();
+        pump.submit(() -> { }).get(5, TimeUnit.SECONDS); // /later's handler has ended: its answer is handed back
+        wire.runTasks();
+        assertThat(region.get()).isNotNull();
+        assertThat(region.get().isClosed()).as("waiting behind the batch").isFalse();
         conn.close();
         assertThat(region.get().isClosed()).isTrue();
         assertThat(released.get()).isEqualTo(1);
