@@ -258,6 +258,41 @@ class TlsTest {
         assertThat(closer.isAlive()).isFalse();
     }
 
+    /**
+     * A connection that ends after its answer (the request said {@code Connection: close}, or the client
+     * half-closed with its own {@code close_notify}) sends the whole answer and then {@code close_notify}
+     * before the socket closes, even when the socket had not taken the last records yet (io_uring's
+     * send in flight, a full send buffer): no truncated body, no bare end of stream.
+     */
+    @Test
+    void aConnectionEndingAfterALargeAnswerSendsAllOfItThenCloseNotify() throws Exception {
+        byte[] big = new byte[300_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) ('a' + i % 26);
+        }
+        start(cfg -> {
+            cfg.options().tlsPem(server.certPem(), server.keyPem());
+            cfg.get("/big", ctx -> ctx.bytes(big));
+        });
+        for (int round = 0; round < 3; round++) {
+            for (boolean halfClose : new boolean[] {false, true}) {
+                try (SSLSocket s = socket(server.trustingContext(), "TLSv1.3")) {
+                    s.getOutputStream().write(("GET /big HTTP/1.1\r\nHost: x\r\n"
+                            + (halfClose ? "" : "Connection: close\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    if (halfClose) {
+                        s.shutdownOutput(); // TLS 1.3: close_notify, and the client reads on
+                    }
+                    InputStream in = s.getInputStream();
+                    String r = readResponse(in);
+                    assertThat(r.substring(r.indexOf("\r\n\r\n") + 4)).as("the body").hasSize(big.length)
+                            .isEqualTo(new String(big, StandardCharsets.ISO_8859_1));
+                    // a bare end of stream without close_notify throws here (SSLException)
+                    assertThat(in.read()).as("the end, after close_notify").isEqualTo(-1);
+                }
+            }
+        }
+    }
+
     @Test
     void aRenegotiationIsRefused() throws Exception {
         startPem();

@@ -27,9 +27,13 @@ import javax.net.ssl.SSLSession;
  * opened once the handshake is done, so it never runs for a client that does not finish one.
  *
  * <pre>
- *   HANDSHAKE ──finished (ALPN agreed)──▶ OPEN ──close(): close_notify, then the plain wire's close──▶ CLOSED
- *       │  deadline passed, alert, garbage, end of stream: closed, counted as a failed handshake
- *       └──────────────────────────────────────────────────────────────────────────────────────▶ CLOSED
+ *   HANDSHAKE ──finished (ALPN agreed)──▶ OPEN ──close(): waiting records, close_notify, all taken──▶ CLOSED
+ *       │                                     │                                                      ▲
+ *       │                                     └──close(), the socket full──▶ CLOSING ──the rest out───┤
+ *       │                                          (no reading)                  └──write timeout, a   │
+ *       │                                                                           second close()─────┤
+ *       │  deadline passed, alert, garbage, end of stream: closed, counted as a failed handshake       │
+ *       └──────────────────────────────────────────────────────────────────────────────────────────────┘
  *   OPEN: a TLS 1.2 renegotiation (a new handshake) is refused: closed
  * </pre>
  *
@@ -62,9 +66,16 @@ public final class TlsWire implements Wire, Protocol {
     private boolean upperWrites;
     private boolean inputEnded;
     private boolean closed;
+    /**
+     * Closed for the protocol above, with records the socket has not taken yet (the last answer's, then
+     * {@code close_notify}): the socket closes once they are out, or at the write timeout.
+     */
+    private boolean closing;
     private boolean tls12;
     /** {@link #shutdownOutput} waits for {@code netOut} to be flushed. */
     private boolean shutdownAfterFlush;
+    /** {@code close_notify} (or the engine's closing alert) has been wrapped. */
+    private boolean closeWrapped;
     private long stalledSince;
     private long consumed; // plaintext handed up, to tell whether the protocol above took any
     private TlsInfo info;
@@ -129,6 +140,10 @@ public final class TlsWire implements Wire, Protocol {
 
     @Override
     public void onWritable() {
+        if (closing) {
+            finishClosing();
+            return;
+        }
         if (closed) {
             return;
         }
@@ -154,6 +169,14 @@ public final class TlsWire implements Wire, Protocol {
 
     @Override
     public void onTimer(long now) {
+        if (closing) {
+            if (stalledSince != 0 && now - stalledSince > writeTimeoutNanos) {
+                plain.counters().timedOut();
+                plain.discardUnsent();
+                end();
+            }
+            return;
+        }
         if (closed) {
             return;
         }
@@ -176,6 +199,9 @@ public final class TlsWire implements Wire, Protocol {
 
     @Override
     public void drain() {
+        if (closed) {
+            return; // closing: what is left goes out, then the socket closes
+        }
         if (upper == null) {
             close(); // no request can be under way before the handshake is done
         } else {
@@ -200,29 +226,59 @@ public final class TlsWire implements Wire, Protocol {
 
     @Override
     public boolean isClosed() {
-        return closed;
+        return closed && !closing; // while closing the transport still brings writability and timers
     }
 
     /**
-     * Closes the protocol above (if open), sends {@code close_notify} when the socket takes it at once,
-     * and closes the plain wire. Idempotent; also what the protocol above calls as its wire's close.
+     * Closes the protocol above (if open), then sends the records the socket has not taken yet (the
+     * protocol above was told they were written) and {@code close_notify} after them, and closes the plain
+     * wire once they are out; a socket that does not take them within the write timeout is closed then.
+     * Idempotent; also what the protocol above calls as its wire's close. A close while records are still
+     * going out (a server stopping) closes the plain wire at once.
      */
     @Override
     public void close() {
         if (closed) {
+            if (closing) {
+                end();
+            }
             return;
         }
         closed = true;
         if (upper != null) {
             upper.close(); // idempotent: it calls back here as its wire's close, and returns
         }
+        boolean out;
         try {
             engine.closeOutbound();
-            wrap(NOTHING, 1);
-            flush();
-        } catch (IOException | RuntimeException ignored) {
-            // the peer may be gone: close_notify is a courtesy
+            out = closeOutput(false);
+        } catch (IOException | RuntimeException e) {
+            out = true; // the peer is gone: nothing more can go out
         }
+        if (out) {
+            end();
+        } else {
+            closing = true;
+            plain.readInterest(false);
+            plain.deadline(plain.clock() + writeTimeoutNanos);
+        }
+    }
+
+    /** Records went out while closing: close once the last (close_notify) is gone. */
+    private void finishClosing() {
+        boolean out;
+        try {
+            out = closeOutput(false);
+        } catch (IOException | RuntimeException e) {
+            out = true;
+        }
+        if (out) {
+            end();
+        }
+    }
+
+    private void end() {
+        closing = false;
         release();
         plain.close();
     }
@@ -296,18 +352,40 @@ public final class TlsWire implements Wire, Protocol {
         plain.noDeadline();
     }
 
-    /** Sends {@code close_notify} and half-closes the socket; reading goes on until the peer's own. */
+    /**
+     * Sends {@code close_notify} after the records the socket has not taken yet, then half-closes the
+     * socket (at once, or in the flush that empties {@code netOut}); reading goes on until the peer's own.
+     */
     @Override
     public void shutdownOutput() throws IOException {
         engine.closeOutbound();
-        wrap(NOTHING, 1);
-        if (flush()) {
-            plain.shutdownOutput();
-        } else {
-            // records the socket has not taken yet (the last answer among them) go first: half-closing
-            // now would lose them; the flush that empties netOut half-closes
-            shutdownAfterFlush = true;
+        closeOutput(true);
+    }
+
+    /**
+     * After {@code closeOutbound}: flushes the records waiting, then wraps {@code close_notify} into the
+     * emptied {@code netOut} (the engine wraps only into a packet's worth of room, so not behind a waiting
+     * record) and flushes it, then half-closes the plain wire if {@code halfClose}. True when all that is
+     * done; false while the socket is full, and then the flush that empties {@code netOut} goes on with it
+     * (half-closing) or, while {@link #closing}, {@link #finishClosing} does.
+     */
+    private boolean closeOutput(boolean halfClose) throws IOException {
+        for (int round = 0; round < 2; round++) { // the records waiting, then close_notify
+            if (!flushRecords()) {
+                shutdownAfterFlush = halfClose;
+                return false;
+            }
+            if (closeWrapped) {
+                break;
+            }
+            closeWrapped = true; // once: mid-handshake the engine would go on with more alerts
+            wrap(NOTHING, 1);
         }
+        shutdownAfterFlush = false;
+        if (halfClose) {
+            plain.shutdownOutput();
+        }
+        return true;
     }
 
     /** No: file bytes must be encrypted, so they come through {@link #write} in pieces. */
@@ -652,8 +730,19 @@ public final class TlsWire implements Wire, Protocol {
         return r.bytesConsumed();
     }
 
-    /** Writes {@code netOut} to the socket: true when it is all gone. */
+    /**
+     * Writes {@code netOut} to the socket: true when it is all gone (and, after {@link #shutdownOutput},
+     * {@code close_notify} after it and the half-close).
+     */
     private boolean flush() throws IOException {
+        if (!flushRecords()) {
+            return false;
+        }
+        return !shutdownAfterFlush || closeOutput(true);
+    }
+
+    /** Writes {@code netOut} to the socket: true when it is all gone. */
+    private boolean flushRecords() throws IOException {
         if (netOut == null) {
             return true;
         }
@@ -677,10 +766,6 @@ public final class TlsWire implements Wire, Protocol {
         stalledSince = 0;
         TlsBuffers.give(pooled, netOut);
         netOut = null;
-        if (shutdownAfterFlush) {
-            shutdownAfterFlush = false;
-            plain.shutdownOutput();
-        }
         return true;
     }
 
