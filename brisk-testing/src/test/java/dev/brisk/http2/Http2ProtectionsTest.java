@@ -361,6 +361,97 @@ class Http2ProtectionsTest {
         assertThat(handled).as("the refused request reached no handler").hasValue(0);
     }
 
+    /**
+     * Trailers ending a stream already refused (its answer still waiting for window): no handler runs, and
+     * a stream refused before it had an exchange (431 here) does not take the connection down.
+     */
+    @Test
+    void trailersOnARefusedStreamReachNoHandler() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        start(cfg -> {
+            cfg.options().maxHeaders(8);
+            cfg.post("/count", ctx -> ctx.text("handled " + handled.incrementAndGet())).maxBodySize(1000);
+        });
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(4, 0); // SETTINGS_INITIAL_WINDOW_SIZE 0: a refusal's body cannot leave, its stream stays open
+            c.headers(1, false, H2Conn.request("POST", "/count"));
+            c.data(1, false, new byte[2000]); // past the route's limit: 413
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(413);
+            c.headers(1, true, new byte[0]); // trailers: the request's end
+            String[] many = new String[20];
+            for (int i = 0; i < many.length; i += 2) {
+                many[i] = "x-field-" + i;
+                many[i + 1] = "v";
+            }
+            c.headers(3, false, H2Conn.request("POST", "/count", many)); // more fields than max-headers: 431
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(431);
+            c.headers(3, true, new byte[0]);
+            c.get(5, "/hello");
+            assertThat(c.await(on(HEADERS, 5)).status()).as("the connection still serves").isEqualTo(200);
+        }
+        assertThat(handled).as("a refused request reached its handler").hasValue(0);
+    }
+
+    /**
+     * A stream refused while its body was still coming, whose answer then waits for a window the client keeps
+     * shut, is answered once and reset by the stall rule: not refused again at every scan.
+     */
+    @Test
+    void aRefusedStreamWaitingForWindowIsAnsweredOnceThenReset() throws Exception {
+        start(cfg -> cfg.options().minBodyRate(8 * 1024).rateGrace(Duration.ofMillis(500))
+                .rateWindow(Duration.ofMillis(500)).writeTimeout(Duration.ofSeconds(2)));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(4, 0);
+            c.headers(1, false, H2Conn.request("POST", "/echo", "content-length", "1000000000000"));
+            int heads = 0;
+            H2Conn.Frame f;
+            long end = System.nanoTime() + 6_000_000_000L;
+            do {
+                f = c.await(Duration.ofSeconds(6), fr -> fr.stream() == 1);
+                if (f.type() == HEADERS) {
+                    heads++;
+                }
+            } while (f.type() != RST_STREAM && System.nanoTime() - end < 0);
+            assertThat(f.type()).as("reset in the end").isEqualTo(RST_STREAM);
+            assertThat(heads).as("answers on the refused stream").isEqualTo(1);
+        }
+    }
+
+    /**
+     * DATA frames of padding alone take a streamed body's window without a byte its handler could read, so
+     * no read would give it back: the padding's window comes back at once, and the body goes on.
+     */
+    @Test
+    void paddingAloneDoesNotShutAStreamedBodysWindow() throws Exception {
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+        start(cfg -> {
+            cfg.options().h2InitialWindowSize(65_535);
+            cfg.post("/count-streamed", ctx -> {
+                java.io.InputStream in = ctx.bodyAsStream();
+                reading.countDown();
+                ctx.text(String.valueOf(in.transferTo(java.io.OutputStream.nullOutputStream())));
+            }).streamBody();
+        });
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, false, H2Conn.request("POST", "/count-streamed"));
+            if (engine == Engine.NIO || engine == Engine.URING) {
+                // the handler reads first, waiting for bytes with the whole window open: no read of its asks again
+                // (a blocking engine's handler starts with the first DATA)
+                assertThat(reading.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            }
+            byte[] padded = new byte[256];
+            padded[0] = (byte) 255; // pad length: the frame is all padding
+            for (int sent = 0; sent + padded.length <= 65_535; sent += padded.length) {
+                c.frame(H2Conn.DATA, 0x8, 1, padded); // PADDED
+            }
+            H2Conn.Frame update = c.await(Duration.ofSeconds(3), fr -> fr.type() == H2Conn.WINDOW_UPDATE && fr.stream() == 1);
+            assertThat(update).as("the stream's window given back").isNotNull();
+            c.data(1, true, "hello".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            assertThat(new String(c.await(on(H2Conn.DATA, 1)).payload(), java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("5");
+        }
+    }
+
     @Test
     void aBodyThatStopsComingIs408() throws Exception {
         start(cfg -> cfg.options().bodyReadTimeout(QUICK));

@@ -256,6 +256,35 @@ class WebSocketApiTest {
     }
 
     /**
+     * A close the server begins that the peer never answers ends, at {@code ws-close-timeout}, without a
+     * closing handshake: {@code onClose} says 1006, not the server's own code. One the peer answers ends
+     * with the server's code.
+     */
+    @Test
+    void aServerCloseThePeerNeverAnswersEndsWith1006() throws Exception {
+        java.util.concurrent.BlockingQueue<String> closes = new java.util.concurrent.LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsCloseTimeout(Duration.ofMillis(500));
+            cfg.ws("/bye", w -> w
+                    .onOpen(s -> s.close(1000, "bye"))
+                    .onClose((s, code, reason) -> closes.add(code + " " + reason)));
+        })) {
+            try (RawWs silent = RawWs.open(t.port(), "/bye")) {
+                assertThat(silent.status()).isEqualTo(101);
+                assertThat(silent.readClose().closeCode()).isEqualTo(1000); // and never answered
+                String closedWith = closes.poll(10, TimeUnit.SECONDS);
+                assertThat(closedWith).as("onClose").startsWith("1006 ");
+            }
+            try (RawWs polite = RawWs.open(t.port(), "/bye")) {
+                RawWs.Frame close = polite.readClose();
+                assertThat(close.closeCode()).isEqualTo(1000);
+                polite.send(true, 0, 8, close.payload()); // echoes the close: the handshake is done
+                assertThat(closes.poll(10, TimeUnit.SECONDS)).isEqualTo("1000 bye");
+            }
+        }
+    }
+
+    /**
      * A peer that sends and never reads, to an echo: on the blocking engine the echo's write blocks in
      * the handler and the minimum response rate ends it before the outbound limit can; that too is a
      * receiver too slow — 1008 and counted — not a peer that left (1006, uncounted, as it was).

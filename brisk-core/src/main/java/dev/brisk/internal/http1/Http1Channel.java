@@ -25,8 +25,9 @@ import dev.brisk.ClientDisconnectedException;
  * per connection, reused request after request; the connection's state machine decides when each step
  * happens.
  *
- * <p>Threads: the {@link ExchangeOwner} methods on any thread (they hop to the loop); the rest on the
- * loop thread.
+ * <p>Threads: the {@link ExchangeOwner} methods on any thread (they hop to the loop); a run's task (in
+ * {@code dispatchRun}), {@code runsOn} and {@code small} on the connection's thread, reading only what the
+ * loop does not write while the run goes on; the rest on the loop thread.
  */
 final class Http1Channel implements ExchangeOwner {
     private final Http1Connection conn;
@@ -61,7 +62,11 @@ final class Http1Channel implements ExchangeOwner {
     private Upgrade upgrade;
     /** The virtual thread this connection's handlers run on, kept while it is busy; null when it has none. */
     private ConnectionThread thread;
-    /** The {@link PipelineRun} member whose chain the connection's thread is running. That thread's only. */
+    /**
+     * The {@link PipelineRun} member whose handler the connection's thread is running: written by that
+     * thread only. {@link #complete} compares with it on whichever thread completes an exchange; elsewhere
+     * than on the connection's thread a stale value never equals the exchange being completed.
+     */
     private Exchange runMember;
 
     Http1Channel(Http1Connection conn, Wire wire, Http1Shared shared, AdmissionGate gate, Output output,

@@ -75,7 +75,13 @@ final class RequestBodies {
         connRecvWindow -= length;
         connRecvUnacked += length;
         dataTarget = null;
+        frameLength = length;
+        frameData = 0;
     }
+
+    /** The DATA frame in progress: its length (padding included) and the data bytes of it seen so far. */
+    private int frameLength;
+    private int frameData;
 
     /** The DATA frame in progress goes to {@code s}'s body. */
     void target(Http2Stream s) {
@@ -91,6 +97,7 @@ final class RequestBodies {
 
     /** Bytes of the DATA frame in progress, to its stream's body (dropped when it has none). */
     void data(byte[] a, int off, int len) {
+        frameData += len;
         Http2Stream s = dataTarget;
         if (s == null || s.closed || s.localClosed || (s.responded && s.streamed == null)) {
             // an answer is out already (413, 408, a 503 for the budget, queued or sent): the rest of the body
@@ -226,7 +233,9 @@ final class RequestBodies {
         if (!endStream) {
             if (s.streamed == null) {
                 ackStreamWindow(s); // a streamed body's window opens as its handler reads (openWindow)
-            } else if (s.windowWanted) {
+            } else if (s.windowWanted || frameData < frameLength) {
+                // padding took window that no byte in the body stands for, and no read by the handler will
+                // give it back: it is given back now (else padding alone could shut the window for good)
                 openWindow(s);
             }
             return;

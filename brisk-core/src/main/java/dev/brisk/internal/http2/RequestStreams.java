@@ -222,9 +222,9 @@ final class RequestStreams implements FrameReader.StreamFrames {
             s.remoteClosed = true;
             if (s.localClosed) {
                 sent(s); // an early answer went out: the stream can close now
-            } else {
+            } else if (s.streamed != null || !s.responded) {
                 bodies.requestWhole(s);
-            }
+            } // else refused (413, 431, 503...) and its answer not yet all out: it closes when it is; no handler runs
         }
     }
 
@@ -449,11 +449,12 @@ final class RequestStreams implements FrameReader.StreamFrames {
 
     void timers(long now) {
         streams.forEach(s -> {
-            if (!s.remoteClosed && !s.localClosed && !s.dispatched && now - s.lastInput > bodyNanos) {
+            // a stream refused already (its answer waiting for window) is not refused again: the stall rule below ends it
+            if (!s.remoteClosed && !s.localClosed && !s.dispatched && !s.responded && now - s.lastInput > bodyNanos) {
                 wire.counters().timedOut();
                 bodies.dropBody(s);
                 refuse(s, 408, "Request body read timeout");
-            } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && s.bodyRate != null
+            } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && !s.responded && s.bodyRate != null
                     && s.bodyRate.tooSlow(now)) {
                 wire.counters().slowBody();
                 bodies.dropBody(s);

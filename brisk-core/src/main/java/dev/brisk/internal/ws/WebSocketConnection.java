@@ -70,6 +70,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private int endCode = CloseCodes.ABNORMAL;
     private String endReason = "";
     private boolean endSet;
+    /** The close this server sent (CLOSE_SENT): the session's end once the peer answers it. */
+    private int sentCode;
+    private String sentReason;
     private boolean closeReported;
 
     private WebSocketConnection(Wire wire, WebSockets ws, WebSocketSpec spec, Session session, DeflateOffer deflate,
@@ -304,7 +307,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             reason = new String(p, 2, len - 2, StandardCharsets.UTF_8);
         }
         if (state == CLOSE_SENT) {
-            close(); // the answer to our close: the handshake is done
+            end(sentCode, sentReason); // the answer to our close: the handshake is done, with our code
+            close();
             return;
         }
         if (replyCode != NO_REPLY) {
@@ -355,7 +359,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             replyToPeerClose(); // the peer closed first: its close is answered, not a new one started
             return;
         }
-        end(code, reason);
+        sentCode = code; // what the session ends with once the peer answers; 1006 if it never does
+        sentReason = reason;
         state = CLOSE_SENT;
         inbound.discardData();
         closeDeadline = wire.clock() + closeNanos;
@@ -374,8 +379,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         state = LINGER;
         inbound.discardData();
         closeDeadline = wire.clock() + closeNanos;
+        end(code, reason); // open, or our close sent and not answered: the failure is what ended it
         if (open) {
-            end(code, reason);
             sender.last(Frames.close(code, reason));
         } else {
             sender.flush(); // our close is queued already: once it is out, the output is shut
