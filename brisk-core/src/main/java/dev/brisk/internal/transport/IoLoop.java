@@ -203,7 +203,9 @@ public final class IoLoop implements Runnable {
             LOG.log(System.Logger.Level.ERROR, "I/O loop failed; its connections are closed", t);
         } finally {
             running = false; // the acceptor stops handing this loop connections
-            runTasks();
+            for (int turn = 0; turn < 100 && !tasks.isEmpty(); turn++) {
+                runTasks(); // and what those tasks post, a bounded number of turns
+            }
             thread.endTurn();
             for (NioWire w : connections.toArray(new NioWire[0])) {
                 w.protocol.close();
@@ -216,9 +218,15 @@ public final class IoLoop implements Runnable {
         }
     }
 
+    /**
+     * Runs the tasks added before this call; what they add runs in the next turn, after a look at the
+     * sockets (a task that posts itself again, as a TLS wire with more plaintext at hand does, cannot
+     * keep the loop from its other connections or its scan).
+     */
     private void runTasks() {
+        tasks.beginTurn();
         Runnable t;
-        while ((t = tasks.poll()) != null) {
+        while ((t = tasks.pollTurn()) != null) {
             try {
                 t.run();
             } catch (Throwable e) {

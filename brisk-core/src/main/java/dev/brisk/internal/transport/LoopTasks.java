@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>How: adders push onto a stack with one compare-and-set; the loop takes the whole stack at once
  * when its own list is empty and reverses it, so tasks run in the order they were added.
  *
- * <p>Threads: {@link #add} from any thread; {@link #poll} and {@link #isEmpty} on the loop's thread.
+ * <p>A loop takes its tasks a turn at a time ({@link #beginTurn}, {@link #pollTurn}): what they add runs
+ * in the next turn, after the loop has looked at its sockets again.
+ *
+ * <p>Threads: {@link #add} from any thread; the rest on the loop's thread.
  */
 public final class LoopTasks {
     /**
@@ -53,6 +56,43 @@ public final class LoopTasks {
     /** Whether no task waits. The loop's thread. */
     public boolean isEmpty() {
         return taken == null && added.get() == null;
+    }
+
+    /**
+     * Takes every task added so far as this turn's: {@link #pollTurn} gives those, oldest first, and none
+     * added after this call (a task that adds itself again, or adds another, waits for the next turn), so
+     * a loop that runs a turn's tasks between its looks at the sockets cannot be held by tasks that keep
+     * coming. The loop's thread.
+     */
+    public void beginTurn() {
+        Linked stack = added.getAndSet(null);
+        Linked n = null;
+        while (stack != null) { // reversed: oldest first
+            Linked below = stack.next;
+            stack.next = n;
+            n = stack;
+            stack = below;
+        }
+        if (taken == null) {
+            taken = n;
+        } else if (n != null) {
+            Linked last = taken; // left from a poll() before: rare, and short
+            while (last.next != null) {
+                last = last.next;
+            }
+            last.next = n;
+        }
+    }
+
+    /** The oldest of this turn's tasks ({@link #beginTurn}), or null when they have all been taken. The loop's thread. */
+    public Runnable pollTurn() {
+        Linked n = taken;
+        if (n == null) {
+            return null;
+        }
+        taken = n.next;
+        n.next = null; // before it runs: it may be added again from then on
+        return n;
     }
 
     /** The oldest task, or null when none waits. The loop's thread. */

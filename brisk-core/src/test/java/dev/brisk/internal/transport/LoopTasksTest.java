@@ -29,6 +29,35 @@ class LoopTasksTest {
         assertThat(q.isEmpty()).isTrue();
     }
 
+    /** A turn runs the tasks there when it began: one that posts itself again runs once per turn, not forever. */
+    @Test
+    void aTurnTakesOnlyTheTasksAddedBeforeIt() {
+        LoopTasks q = new LoopTasks();
+        int[] runs = new int[1];
+        LoopTasks.Linked again = new LoopTasks.Linked() {
+            @Override
+            public void run() {
+                runs[0]++;
+                q.add(this);
+            }
+        };
+        List<Integer> ran = new ArrayList<>();
+        q.add(() -> ran.add(0));
+        q.add(again);
+        q.add(() -> ran.add(1));
+        for (int turn = 1; turn <= 3; turn++) {
+            q.beginTurn();
+            Runnable t;
+            while ((t = q.pollTurn()) != null) {
+                t.run();
+                q.add(() -> ran.add(9)); // added during the turn: the next turn's
+            }
+            assertThat(runs[0]).as("turn %d", turn).isEqualTo(turn);
+            assertThat(q.isEmpty()).isFalse();
+        }
+        assertThat(ran.subList(0, 2)).containsExactly(0, 1);
+    }
+
     @Test
     void aLinkedTaskIsItsOwnNodeAndMayBeAddedAgainOnceTaken() {
         LoopTasks q = new LoopTasks();
