@@ -214,6 +214,31 @@ class Http2DrainTest {
         }
     }
 
+    /**
+     * A connection error after the final {@code GOAWAY}: its own {@code GOAWAY} names no later stream than
+     * the final one did, though the client opened one since (it was never served).
+     */
+    @Test
+    void aConnectionErrorAfterTheFinalGoAwayNamesNoLaterStream() throws Exception {
+        // a loop reads the next frames while the handler runs; a blocking engine's connection thread runs it
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.NIO || engine == Engine.URING, "a loop engine");
+        start(Duration.ofSeconds(2), 1); // the first stream is the connection's last: its GOAWAY names it
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/slow");
+            assertThat(c.await(type(GOAWAY)).lastStream()).isEqualTo(1);
+            c.get(3, "/hello"); // after the final GOAWAY: not served
+            c.frame(DATA, 0, 0, new byte[1]); // DATA on stream 0: a connection error
+            List<H2Conn.Frame> rest = new ArrayList<>();
+            H2Conn.Frame f;
+            while ((f = c.read()) != null) {
+                rest.add(f);
+            }
+            List<H2Conn.Frame> goAways = rest.stream().filter(type(GOAWAY)).toList();
+            assertThat(goAways).as("the connection error's GOAWAY").isNotEmpty();
+            assertThat(goAways.stream().map(H2Conn.Frame::lastStream).toList()).containsOnly(1);
+        }
+    }
+
     @Test
     void anIdleConnectionGetsItsGoAwayAndCloses() throws Exception {
         start(Duration.ofMillis(300));

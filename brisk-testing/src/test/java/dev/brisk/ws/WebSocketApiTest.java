@@ -256,13 +256,41 @@ class WebSocketApiTest {
     }
 
     /**
+     * The peer's close crossing the server's: a handler run by the peer's last message sends, then closes,
+     * while the peer's close is already in the same read. What the handler sent and the server's close
+     * still go out before the connection ends.
+     */
+    @Test
+    void closesThatCrossLoseNothingTheServerSent() throws Exception {
+        java.util.concurrent.BlockingQueue<String> closes = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/quit", w -> w
+                .onText((s, text) -> {
+                    s.sendText("bye");
+                    s.close(1000, "done");
+                })
+                .onClose((s, code, reason) -> closes.add(code + " " + reason))).dispatch(Dispatch.EVENT_LOOP));
+             RawWs c = RawWs.open(t.port(), "/quit")) {
+            assertThat(c.status()).isEqualTo(101);
+            byte[] text = c.frame(true, 0, 1, "quit".getBytes(StandardCharsets.UTF_8), true);
+            byte[] close = c.frame(true, 0, 8, new byte[] {0x03, (byte) 0xe8}, true); // 1000
+            byte[] both = java.util.Arrays.copyOf(text, text.length + close.length);
+            System.arraycopy(close, 0, both, text.length, close.length);
+            c.raw(both); // one write: the server reads both at once
+            assertThat(c.readData().text()).isEqualTo("bye");
+            assertThat(c.readClose().closeCode()).isEqualTo(1000);
+            c.socket.shutdownOutput(); // the peer's end: the lingering server closes
+            assertThat(closes.poll(10, TimeUnit.SECONDS)).isEqualTo("1000 done");
+        }
+    }
+
+    /**
      * A close the server begins that the peer never answers ends, at {@code ws-close-timeout}, without a
      * closing handshake: {@code onClose} says 1006, not the server's own code. One the peer answers ends
      * with the server's code.
      */
     @Test
     void aServerCloseThePeerNeverAnswersEndsWith1006() throws Exception {
-        java.util.concurrent.BlockingQueue<String> closes = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.BlockingQueue<String> closes = new LinkedBlockingQueue<>();
         try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
             cfg.options().wsCloseTimeout(Duration.ofMillis(500));
             cfg.ws("/bye", w -> w

@@ -85,6 +85,15 @@ final class GoAway {
         peerSent = true;
     }
 
+    /**
+     * {@return the last stream id a {@code GOAWAY} may name now: {@code lastClientStream}, or the final
+     * one's if that went out and was lower} A connection error's {@code GOAWAY} after the final one must
+     * not raise it (RFC 9113 section 6.8): a stream opened since was never served.
+     */
+    int lastStream(int lastClientStream) {
+        return sentFinal ? Math.min(last, lastClientStream) : lastClientStream;
+    }
+
     /** Whether stream {@code id} is served: false for one opened after the final {@code GOAWAY}. */
     boolean serves(int id) {
         return !sentFinal || id <= last;

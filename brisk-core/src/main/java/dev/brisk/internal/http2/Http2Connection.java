@@ -82,7 +82,7 @@ final class Http2Connection implements Protocol {
         this.frames = new FrameWriter(out);
         this.goAway = new GoAway(frames);
         this.sender = new ResponseSender(this, frames, out, new StreamRecorder(wire, shared.accessLog),
-                wire.blocking(), shared.options.requestIds());
+                wire.blocking(), shared.options.requestIds(), shared.responseRate);
         long now = wire.clock();
         this.flood = new FloodGuard(h2.maxConcurrentStreams(), now);
         this.streams = new RequestStreams(this, wire, shared, frames, sender, flood, connWindowTarget);
@@ -362,7 +362,7 @@ final class Http2Connection implements Protocol {
         }
         LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection error " + code + " from "
                 + wire.remoteAddress() + ": " + message);
-        frames.goAway(streams.lastClientStream(), code, message);
+        frames.goAway(goAway.lastStream(streams.lastClientStream()), code, message);
         abandonStreams();
         state = CLOSING;
         reader.stop();

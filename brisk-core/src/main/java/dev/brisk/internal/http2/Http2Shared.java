@@ -31,6 +31,8 @@ public final class Http2Shared {
     final AdmissionControl admission;
     /** {@code min-body-rate} for each stream's body, or null. */
     final dev.brisk.internal.transport.DataRate.Limit bodyRate;
+    /** {@code min-response-rate} for each stream's answer while it waits for the client's window, or null. */
+    final dev.brisk.internal.transport.DataRate.Limit responseRate;
 
     public Http2Shared(ServerOptions options, App app, AccessLog accessLog, AdmissionControl admission,
             Http1Shared http1) {
@@ -38,6 +40,8 @@ public final class Http2Shared {
         this.admission = admission;
         this.h2 = options.http2();
         this.bodyRate = dev.brisk.internal.transport.DataRate.Limit.of(options.minBodyRate(),
+                options.rateGrace().toNanos(), options.rateWindow().toNanos());
+        this.responseRate = dev.brisk.internal.transport.DataRate.Limit.of(options.minResponseRate(),
                 options.rateGrace().toNanos(), options.rateWindow().toNanos());
         this.app = app;
         this.accessLog = accessLog;

@@ -87,6 +87,12 @@ final class Http2Stream implements ExchangeOwner {
     boolean queued;
     /** Since when data waits while the window is closed (0: not blocked). */
     long blockedSince;
+    /**
+     * {@code min-response-rate} for this stream's answer, measured while it waits for the client's window
+     * (null until it first waits, or with no minimum): a client that opens its window a byte at a time
+     * keeps making progress, so only a rate bounds it.
+     */
+    dev.brisk.internal.transport.DataRate sendRate;
     /** When the head was whole: latencies are measured from here. */
     long headAt;
     int status;

@@ -474,6 +474,10 @@ final class RequestStreams implements FrameReader.StreamFrames {
                     s.ticket = null;
                     admission.shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
                 }
+            } else if (s.blockedSince != 0 && s.sendRate != null && s.sendRate.tooSlow(now)) {
+                // the client opens its window, but so little at a time that the answer moves below the rate
+                wire.counters().slowResponse();
+                resetStream(s, H2.CANCEL, false);
             } else if (s.blockedSince != 0 && now - s.blockedSince > stallNanos) {
                 stalled(); // the client kept the stream's window shut for write-timeout, or past the rate's grace
                 resetStream(s, H2.CANCEL, false);

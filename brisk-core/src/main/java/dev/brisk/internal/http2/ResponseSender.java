@@ -45,13 +45,16 @@ final class ResponseSender {
     private final ArrayDeque<Http2Stream> ready = new ArrayDeque<>();
     private final boolean blocking;
     private final boolean echoIds;
+    /** {@code min-response-rate} while a stream waits for the client's window, or null. */
+    private final dev.brisk.internal.transport.DataRate.Limit responseRate;
     /** What the connection's window still allows (RFC 9113 6.9.1); may not go below 0. */
     long connWindow = H2.DEFAULT_WINDOW;
     /** Since when streams wait for the connection's window (0: not waiting). */
     private long connBlockedSince;
 
     ResponseSender(Http2Connection conn, FrameWriter frames, Http2Output out, StreamRecorder recorder,
-            boolean blocking, boolean echoIds) {
+            boolean blocking, boolean echoIds, dev.brisk.internal.transport.DataRate.Limit responseRate) {
+        this.responseRate = responseRate;
         this.conn = conn;
         this.frames = frames;
         this.out = out;
@@ -99,6 +102,17 @@ final class ResponseSender {
             ready.addLast(s);
         } else if (s.blockedSince == 0) {
             s.blockedSince = conn.clock(); // waits for a WINDOW_UPDATE: the write timeout runs from here
+            waits(s, s.blockedSince);
+        }
+    }
+
+    /** {@code s} waits for the client's window: its rate's clock runs (from its first wait). */
+    private void waits(Http2Stream s, long now) {
+        if (responseRate != null) {
+            if (s.sendRate == null) {
+                s.sendRate = responseRate.meter();
+            }
+            s.sendRate.resume(now);
         }
     }
 
@@ -299,6 +313,7 @@ final class ResponseSender {
                 dequeue();
                 if (s.blockedSince == 0) {
                     s.blockedSince = now;
+                    waits(s, now);
                 }
                 continue;
             }
@@ -316,6 +331,10 @@ final class ResponseSender {
             s.sendWindow -= n;
             connWindow -= n;
             s.blockedSince = 0;
+            if (s.sendRate != null) {
+                s.sendRate.add(n, now);
+                s.sendRate.pause(now); // sending: not waiting on the client until its window shuts again
+            }
             dequeue();
             if (end) {
                 s.out = null;

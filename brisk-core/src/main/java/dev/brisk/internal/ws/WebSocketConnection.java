@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>
  *   OPEN ──server closes (app, idle, shutdown, too slow a receiver): close frame queued──▶ CLOSE_SENT
- *    │                                                  peer's close ──▶ CLOSED
+ *    │                                                  peer's close ──▶ CLOSED (LINGER while ours
+ *    │                                                    or what came before it is not all written)
  *    │                                                  protocol error ──▶ LINGER
  *    │                                                  ws-close-timeout ──▶ CLOSED
  *    ├──peer's close: the reply queued (after the handlers of the messages before it, within
@@ -308,6 +309,14 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         }
         if (state == CLOSE_SENT) {
             end(sentCode, sentReason); // the answer to our close: the handshake is done, with our code
+            if (sender.queued() > 0) {
+                // our close, and what was sent before it, is not all out (held while this read's handlers ran,
+                // or the socket full): closes that crossed; it goes out first, then the output is shut
+                state = LINGER;
+                inbound.discardData();
+                sender.flush();
+                return;
+            }
             close();
             return;
         }
@@ -452,7 +461,11 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         }
         state = CLOSED;
         if (in != null) {
-            wire.inPool().release(in);
+            if (!wire.blocking()) {
+                // a blocking wire's reader may be in a read into it right now, the turn let go (a duplex read)
+                // while a task closes: pooled, another connection could take it mid-read; the GC takes it instead
+                wire.inPool().release(in);
+            }
             in = null;
         }
         inbound.release();
