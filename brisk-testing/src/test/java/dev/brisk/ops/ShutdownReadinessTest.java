@@ -6,11 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.brisk.Brisk;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.RawConnection;
-import java.io.IOException;
+import dev.brisk.testing.Within;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,17 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class ShutdownReadinessTest {
     static final String SHUTTING_DOWN = "{\"status\":\"DOWN\",\"reason\":\"shutting_down\"}";
-
-    private static boolean refused(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-            return false;
-        } catch (ConnectException e) {
-            return true;
-        } catch (IOException e) {
-            return true; // reset while the listener closes: gone as well
-        }
-    }
 
     private static long millisSince(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
@@ -82,7 +68,7 @@ class ShutdownReadinessTest {
             assertThat(closer.isAlive()).isFalse();
             assertThat(millisSince(t0)).as("close() waited the delay (ms)").isGreaterThanOrEqualTo(950L);
             assertThat(kept.closedWithin(1_000)).as("idle at the drain: closed").isTrue();
-            assertThat(refused(port)).as("new connections refused after close").isTrue();
+            assertThat(Within.refused(port)).as("new connections refused after close").isTrue();
             assertThatThrownBy(server::raw).isInstanceOf(UncheckedIOException.class);
         } finally {
             closer.join(5_000);
@@ -125,10 +111,10 @@ class ShutdownReadinessTest {
             assertThat(server.app().metrics().bytesIn()).as("request bytes read by the server").isGreaterThanOrEqualTo(sent);
 
             closer.start();
-            for (int i = 0; i < 400 && !refused(port); i++) {
+            for (int i = 0; i < 400 && !Within.refused(port); i++) {
                 Thread.sleep(5);
             }
-            assertThat(refused(port)).as("draining: no new connections").isTrue();
+            assertThat(Within.refused(port)).as("draining: no new connections").isTrue();
 
             RawConnection.Response r = probe.send("st: x\r\n\r\n").read();
             assertThat(r.status()).isEqualTo(503);

@@ -65,14 +65,7 @@ public final class LoopTasks {
      * coming. The loop's thread.
      */
     public void beginTurn() {
-        Linked stack = added.getAndSet(null);
-        Linked n = null;
-        while (stack != null) { // reversed: oldest first
-            Linked below = stack.next;
-            stack.next = n;
-            n = stack;
-            stack = below;
-        }
+        Linked n = takeAdded();
         if (taken == null) {
             taken = n;
         } else if (n != null) {
@@ -99,19 +92,26 @@ public final class LoopTasks {
     public Runnable poll() {
         Linked n = taken;
         if (n == null) {
-            Linked stack = added.getAndSet(null);
-            while (stack != null) { // reversed: oldest first
-                Linked below = stack.next;
-                stack.next = n;
-                n = stack;
-                stack = below;
-            }
+            n = takeAdded();
             if (n == null) {
                 return null;
             }
         }
         taken = n.next;
         n.next = null; // before it runs: it may be added again from then on
+        return n;
+    }
+
+    /** Takes every task added so far, oldest first (the adders' stack reversed); null when none. */
+    private Linked takeAdded() {
+        Linked stack = added.getAndSet(null);
+        Linked n = null;
+        while (stack != null) {
+            Linked below = stack.next;
+            stack.next = n;
+            n = stack;
+            stack = below;
+        }
         return n;
     }
 }
