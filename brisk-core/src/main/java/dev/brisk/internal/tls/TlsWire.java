@@ -141,7 +141,7 @@ public final class TlsWire implements Wire, Protocol {
     @Override
     public void onWritable() {
         if (closing) {
-            finishClosing();
+            closedOut();
             return;
         }
         if (closed) {
@@ -248,26 +248,21 @@ public final class TlsWire implements Wire, Protocol {
         if (upper != null) {
             upper.close(); // idempotent: it calls back here as its wire's close, and returns
         }
-        boolean out;
-        try {
-            engine.closeOutbound();
-            out = closeOutput(false);
-        } catch (IOException | RuntimeException e) {
-            out = true; // the peer is gone: nothing more can go out
-        }
-        if (out) {
-            end();
-        } else {
+        if (!closedOut()) {
             closing = true;
             plain.readInterest(false);
             plain.deadline(plain.clock() + writeTimeoutNanos);
         }
     }
 
-    /** Records went out while closing: close once the last (close_notify) is gone. */
-    private void finishClosing() {
+    /**
+     * Sends what is waiting, then {@code close_notify}; once all is out (or the peer is gone, so nothing
+     * more can go out) closes the plain wire. False while the socket is full.
+     */
+    private boolean closedOut() {
         boolean out;
         try {
+            engine.closeOutbound(); // once; again while closing does nothing
             out = closeOutput(false);
         } catch (IOException | RuntimeException e) {
             out = true;
@@ -275,6 +270,7 @@ public final class TlsWire implements Wire, Protocol {
         if (out) {
             end();
         }
+        return out;
     }
 
     private void end() {
