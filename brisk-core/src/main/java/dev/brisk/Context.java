@@ -314,7 +314,8 @@ public interface Context {
 
     /**
      * The parts of a {@code multipart/form-data} body, read one at a time as they arrive, none held
-     * whole: for uploads of any size. Best on a route that {@link Route#streamBody() streams} its body
+     * whole: for uploads up to {@code form-max-part-size} each and {@code form-max-size} in all (options,
+     * which bound a form whatever the route's body limit). Best on a route that {@link Route#streamBody() streams} its body
      * (the parts come off the connection, with backpressure); elsewhere they are read from the body
      * already received. The same reader on every call; once {@link #parts()} has stored the parts, a
      * reader over those.

@@ -209,7 +209,9 @@ public final class Cookie {
         StringBuilder s = new StringBuilder(name.length() + value.length() + 64);
         s.append(name).append('=').append(value);
         if (maxAge != null) {
-            s.append("; Max-Age=").append(maxAge.getSeconds() + (maxAge.getNano() > 0 ? 1 : 0));
+            long seconds = maxAge.getSeconds();
+            // rounded up, saturating: "forever" (Long.MAX_VALUE seconds and a fraction) must not wrap to a deletion
+            s.append("; Max-Age=").append(maxAge.getNano() > 0 && seconds < Long.MAX_VALUE ? seconds + 1 : seconds);
         }
         if (expires != null) {
             s.append("; Expires=").append(IMF_FIXDATE.format(expires));

@@ -2,8 +2,9 @@ package dev.brisk;
 
 /**
  * The parts of a {@code multipart/form-data} request body read one at a time, as they arrive
- * ({@link Context#multipart()}): no part is held whole, so a handler can take uploads of any size
- * within the limits. Iterate with {@code for (Part p : ctx.multipart())} or call {@link #next()} until
+ * ({@link Context#multipart()}): no part is held whole, so a handler can take uploads as large as the
+ * limits allow ({@code form-max-part-size} a part, {@code form-max-size} in all, whatever the route's
+ * body limit). Iterate with {@code for (Part p : ctx.multipart())} or call {@link #next()} until
  * it returns null. Each part's content must be read before the next part is asked for; what is left
  * unread is skipped (still counted against the limits). On a route that streams its body
  * ({@link Route#streamBody()}) the parts come straight off the connection; on any other route from

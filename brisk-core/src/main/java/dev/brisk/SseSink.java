@@ -14,7 +14,9 @@ import java.time.Duration;
  * <p>While nothing is sent the server writes a comment line every {@link #heartbeat} interval
  * (default 15 s), which keeps proxies from closing the idle connection and finds a client that left.
  *
- * <p>Threads: any; sends from several threads go out whole, one at a time.
+ * <p>Threads: any; sends from several threads go out whole, one at a time. Except an I/O loop's own
+ * thread (a handler of an event-loop route): a send waits for the client, which would stop the loop,
+ * so there it throws {@link IllegalStateException}; such a handler hands the send to a virtual thread.
  */
 public interface SseSink {
     /** The heartbeat interval when none is set. */

@@ -131,6 +131,8 @@ class CookieTest {
         assertThat(Cookie.builder("a", "1").maxAge(Duration.ofMillis(2001)).build().toString()).contains("Max-Age=3");
         assertThat(Cookie.builder("a", "1").maxAge(Duration.ofSeconds(7)).build().toString()).contains("Max-Age=7");
         assertThat(Cookie.builder("a", "1").maxAge(Duration.ZERO).build().toString()).contains("Max-Age=0");
+        assertThat(Cookie.builder("a", "1").maxAge(java.time.temporal.ChronoUnit.FOREVER.getDuration()).build().toString())
+                .as("forever does not wrap to a deletion").contains("Max-Age=" + Long.MAX_VALUE);
         for (String name : new String[] {"$Path", "$Version", "$x"}) {
             assertThatThrownBy(() -> Cookie.builder(name, "1")).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'$'");

@@ -266,6 +266,8 @@ class StaticFilesWireTest {
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(412);
             assertThat(r.body()).isEqualTo("Precondition Failed");
+            assertThat(r.header("ETag")).as("the file's validators only on its own answers").isNull();
+            assertThat(r.header("Last-Modified")).isNull();
             c.send(get("/static/hello.txt", "If-Match: W/" + tag)); // strong comparison: a weak tag never matches
             assertThat(c.read().status()).isEqualTo(412);
             c.send(get("/static/hello.txt", "If-Match: \"x\", " + tag));

@@ -78,6 +78,35 @@ class Http2EventStreamTest {
         }
     }
 
+    /**
+     * A graceful shutdown ends an open event stream after what it sent (END_STREAM, {@code onClose}), as
+     * over HTTP/1.1, instead of waiting for it until the shutdown timeout: HTTP/2 sent its GOAWAY and
+     * then waited for a stream that never ends.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aShutdownEndsAnOpenEventStream(Engine engine) throws Exception {
+        app = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(20));
+            cfg.get("/forever", ctx -> ctx.sse(sink -> {
+                sink.onClose(closed::countDown);
+                sink.data("open");
+            }));
+        }).start();
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/forever");
+            assertThat(text(c.await(Duration.ofSeconds(3), H2Conn.on(H2Conn.DATA, 1)))).isEqualTo("data: open\n\n");
+            long start = System.nanoTime();
+            Thread stopper = Thread.ofVirtual().start(app::close);
+            c.await(Duration.ofSeconds(10), f -> f.type() == H2Conn.DATA && f.stream() == 1 && f.has(H2Conn.END_STREAM));
+            assertThat(closed.await(5, TimeUnit.SECONDS)).as("onClose ran").isTrue();
+            assertThat(stopper.join(Duration.ofSeconds(10))).as("the shutdown ended").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the shutdown did not wait for the stream")
+                    .isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aClientThatCancelsTheStreamEndsIt(Engine engine) throws Exception {

@@ -178,6 +178,58 @@ class Http2ProtectionsTest {
         }
     }
 
+    /**
+     * The client lowers its HPACK table to 0, and the next answer's head is over 1 MiB, so it is refused
+     * (500). The size update the refused block carried must still reach the client (RFC 7541 4.2): in
+     * the 500's block, the next one sent. It was dropped with the refused block.
+     */
+    @Test
+    void aTableSizeUpdateOwedSurvivesAHeadRefusedForItsSize() throws Exception {
+        start(cfg -> cfg.get("/huge-head", ctx -> {
+            String value = "v".repeat(60_000);
+            for (int i = 0; i < 30; i++) { // about 1.5 MiB once Huffman-coded, over the 1 MiB a block may have
+                ctx.header("x-big-" + i, value);
+            }
+            ctx.text("never sent");
+        }));
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.settings(1, 0); // SETTINGS_HEADER_TABLE_SIZE: 0
+            c.await(f -> f.type() == SETTINGS && f.has(H2Conn.ACK));
+            c.get(1, "/huge-head");
+            H2Conn.Frame refused = c.await(on(HEADERS, 1));
+            assertThat(refused.status()).isEqualTo(500);
+            assertThat(refused.payload()[0] & 0xff).as("the size update to 0 starts the block").isEqualTo(0x20);
+            c.get(3, "/hello");
+            H2Conn.Frame next = c.await(on(HEADERS, 3));
+            assertThat(next.status()).isEqualTo(200);
+            assertThat(next.payload()[0] & 0xe0).as("announced once").isNotEqualTo(0x20);
+        }
+    }
+
+    /**
+     * Frames on a stream the server reset are dropped, not answered (the client may not have seen the
+     * reset yet); empty ones in a flood are work for nothing like a PING flood, and end the connection
+     * the same way. They were dropped without being counted, however many came.
+     */
+    @Test
+    void aFloodOfEmptyFramesOnAStreamTheServerResetEndsTheConnection() throws Exception {
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
+            head.writeBytes(new byte[] {0, 0, 0, 3, 15}); // PRIORITY: stream 3 depends on itself, weight 16
+            head.writeBytes(H2Conn.request("GET", "/hello"));
+            c.frame(HEADERS, H2Conn.END_HEADERS | 0x20, 3, head.toByteArray()); // no END_STREAM: a body may follow
+            assertThat(c.await(on(RST_STREAM, 3)).errorCode()).isEqualTo(H2Conn.PROTOCOL_ERROR);
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            for (int i = 0; i < 1_100; i++) {
+                burst.writeBytes(H2Conn.encode(DATA, 0, 3, new byte[0]));
+            }
+            c.raw(burst.toByteArray());
+            assertGoAway(c, H2Conn.ENHANCE_YOUR_CALM);
+        }
+        stillServes();
+    }
+
     @Test
     void settingsAndPingFloodsEndTheConnection() throws Exception {
         start(cfg -> { });

@@ -239,6 +239,75 @@ class SseTest {
         assertThat(closed.await(5, TimeUnit.SECONDS)).isTrue();
     }
 
+    /**
+     * As above, with {@code Compression} on: the event stream is gzip-encoded (its type is text), and the
+     * encoder around it did not pass the shutdown on, so the drain waited the whole shutdown timeout.
+     */
+    @Test
+    void aShutdownEndsACompressedStreamToo() throws Exception {
+        CountDownLatch opened = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(20));
+            cfg.use(dev.brisk.Compression.defaults());
+            cfg.get("/forever", ctx -> ctx.sse(sink -> {
+                sink.onClose(closed::countDown);
+                sink.data("open");
+                opened.countDown();
+            }));
+        });
+        try (Socket s = new Socket("127.0.0.1", t.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET /forever HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
+            String head = readUntil(s.getInputStream(), "\r\n\r\n");
+            long start = System.nanoTime();
+            t.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the shutdown did not wait for the stream")
+                    .isLessThan(Duration.ofSeconds(10));
+            String all = head + new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(all).startsWith("HTTP/1.1 200").containsIgnoringCase("content-encoding: gzip")
+                    .as("the chunked body ended cleanly").endsWith("0\r\n\r\n");
+            assertThat(closed.await(5, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            t.close();
+        }
+    }
+
+    /**
+     * A send waits until the client took the event, and a loop does that writing: from a loop's own thread
+     * (an event-loop route's handler) it could stop the loop, every connection on it, for good, so it is
+     * refused ({@code IllegalStateException}: a 500 here) and the stream goes on. On the blocking engine
+     * such a handler runs on its connection's own thread, which may wait: the event goes out.
+     */
+    @Test
+    void aSendFromAnIoLoopsThreadIsRefusedInsteadOfStoppingTheLoop() throws Exception {
+        AtomicReference<SseSink> stored = new AtomicReference<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.get("/events", ctx -> ctx.sse(sink -> {
+                stored.set(sink);
+                sink.data("open");
+            }));
+            cfg.get("/poke", ctx -> ctx.text("sent " + stored.get().data("poked"))).dispatch(dev.brisk.Dispatch.EVENT_LOOP);
+        })) {
+            Lines l = new Lines(t, "/events");
+            l.next();
+            assertThat(l.next()).isEqualTo("data: open");
+            assertThat(l.next()).isEmpty();
+            java.net.http.HttpResponse<String> poke = t.get("/poke");
+            if (engine == Engine.BLOCKING_VIRTUAL || engine == Engine.BLOCKING_PLATFORM) {
+                assertThat(poke.body()).isEqualTo("sent true");
+                assertThat(l.next()).isEqualTo("data: poked");
+            } else {
+                assertThat(poke.statusCode()).as("refused on the loop's thread").isEqualTo(500);
+                assertThat(stored.get().data("later")).as("the stream goes on").isTrue();
+                assertThat(l.next()).isEqualTo("data: later");
+            }
+            assertThat(l.next()).isEmpty();
+        }
+    }
+
     /** Reads until {@code end} has arrived (bounded by the socket timeout), returning everything read. */
     static String readUntil(InputStream in, String end) throws Exception {
         StringBuilder b = new StringBuilder();

@@ -350,6 +350,63 @@ class WebSocketApiTest {
     }
 
     /**
+     * A peer that reads nothing at all, sent 16 MiB (well within the outbound limit): the write makes no
+     * progress for {@code write-timeout}, and on every engine the session ends as a receiver too slow —
+     * 1008, counted — as the blocking engine's timed-out write always said; the selector loops said 1006.
+     */
+    @Test
+    void aWriteThatTimesOutEndsTheSessionAsASlowReceiverOnEveryEngine() throws Exception {
+        java.util.concurrent.BlockingQueue<String> closes = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsOutboundLimit(64L << 20).minResponseRate(0).writeTimeout(Duration.ofSeconds(1));
+            cfg.ws("/stuck", w -> w
+                    .onOpen(s -> s.sendBinary(new byte[16 << 20]))
+                    .onClose((s, code, reason) -> closes.add(code + " " + reason)));
+        }); RawWs c = RawWs.open(t.port(), "/stuck")) {
+            c.socket.setReceiveBufferSize(8 * 1024);
+            assertThat(c.status()).isEqualTo(101);
+            assertThat(closes.poll(20, TimeUnit.SECONDS)).as("onClose").startsWith("1008 outbound limit exceeded");
+            assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * The peer resets the connection while {@code onOpen} writes to it: on the blocking engine (and
+     * wherever the write fails inside the handler) the session ends within {@code onOpen}, and its
+     * {@code onClose} ran nested in it, before {@code onOpen} returned. Handlers never overlap: it runs after.
+     */
+    @Test
+    void onCloseRunsAfterTheHandlerWhoseSendEndedTheSessionNotInsideIt() throws Exception {
+        java.util.concurrent.BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().minResponseRate(0).writeTimeout(Duration.ofSeconds(30)).wsOutboundLimit(64L << 20);
+            cfg.ws("/reset", w -> w
+                    .onOpen(s -> {
+                        events.add("open");
+                        try {
+                            s.sendBinary(new byte[16 << 20]).join();
+                        } catch (RuntimeException e) {
+                            // the reset (blocking engine), or a loop's refusal to wait on its own thread
+                        }
+                        events.add("open returns");
+                    })
+                    .onClose((s, code, reason) -> events.add("close " + code))).dispatch(Dispatch.EVENT_LOOP);
+        }); RawWs c = RawWs.open(t.port(), "/reset")) {
+            assertThat(c.status()).isEqualTo(101);
+            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("open");
+            c.socket.setSoLinger(true, 0); // a reset, not a FIN
+            c.close();
+            List<String> seen = new java.util.ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                String e = events.poll(10, TimeUnit.SECONDS);
+                assertThat(e).as("event " + i + " after " + seen).isNotNull();
+                seen.add(e);
+            }
+            assertThat(seen).containsExactly("open returns", "close 1006");
+        }
+    }
+
+    /**
      * The peer sends every 100 ms but reads nothing for longer than the idle timeout, so the server's
      * answer (16 MiB) waits in its write all that time; on the blocking engine that write is the
      * connection's thread, which reads nothing meanwhile. Once the peer reads, the session goes on: the
@@ -382,6 +439,108 @@ class WebSocketApiTest {
             assertThat(answer.opcode()).as("an answer, not a close for idleness").isEqualTo(1);
             assertThat(answer.text()).isEqualTo("still here");
             assertThat(t.app().metrics().webSocketIdleClosed()).isZero();
+        }
+    }
+
+    /**
+     * A handler on the thread that writes its session (every handler on the blocking engine; an
+     * event-loop route on the loops) waits for its own sends. Small ones return on every engine. A 16 MiB
+     * one the peer does not read yet returns once it reads, on the blocking engine; on a loop the wait
+     * cannot let the loop write, so it fails the handler (its {@code onError}, then {@code 1011}) instead
+     * of stopping the loop, and the message still goes out whole before the close.
+     */
+    @Test
+    void aHandlerOnTheThreadThatWritesItsSessionMayWaitForItsSends() throws Exception {
+        java.util.concurrent.BlockingQueue<Throwable> errors = new LinkedBlockingQueue<>();
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().wsOutboundLimit(64L << 20).minResponseRate(0).writeTimeout(Duration.ofSeconds(30));
+            cfg.ws("/wait", w -> w
+                    .onText((s, x) -> {
+                        if (x.equals("small")) {
+                            s.sendText("one").join();
+                            s.sendText("two").join();
+                        } else {
+                            s.sendBinary(new byte[16 << 20]).join();
+                        }
+                        s.sendText("after " + x);
+                    })
+                    .onError((s, e) -> errors.add(e))).dispatch(Dispatch.EVENT_LOOP);
+        }); RawWs c = RawWs.open(t.port(), "/wait")) {
+            if (engine != Engine.URING) {
+                // io_uring takes nothing more while a send is in flight: a wait on its loop fails even for these
+                c.text("small");
+                assertThat(c.readData().text()).isEqualTo("one");
+                assertThat(c.readData().text()).isEqualTo("two");
+                assertThat(c.readData().text()).isEqualTo("after small");
+            }
+            c.text("big"); // more than the socket buffers hold (4 MiB each at most here) while not read
+            boolean blocking = engine == Engine.BLOCKING_VIRTUAL || engine == Engine.BLOCKING_PLATFORM;
+            if (!blocking) {
+                assertThat(errors.poll(10, TimeUnit.SECONDS)).as("the wait on the loop fails")
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("would stop the loop");
+            }
+            assertThat(c.readData().payload()).hasSize(16 << 20);
+            if (blocking) {
+                assertThat(c.readData().text()).isEqualTo("after big");
+                assertThat(errors).isEmpty();
+            } else {
+                assertThat(c.readClose().closeCode()).isEqualTo(1011);
+            }
+        }
+    }
+
+    /**
+     * Each message sent when the one before is written ({@code thenRun}), 20,000 times: each future
+     * completes inside the write of the one before, and the next send wrote at once, nested — 20,000
+     * writes deep on one stack (a StackOverflowError on the loop). Writes nest a few deep at most now.
+     */
+    @Test
+    void sendsChainedOnEachOthersFuturesDoNotNestWithoutBound() throws Exception {
+        int n = 20_000;
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/chain", w -> w
+                .onOpen(s -> chain(s, 0, n))).dispatch(Dispatch.EVENT_LOOP));
+             RawWs c = RawWs.open(t.port(), "/chain")) {
+            for (int i = 0; i < n; i++) {
+                String got;
+                try {
+                    got = c.readData().text();
+                } catch (java.io.IOException e) {
+                    throw new AssertionError("message " + i + " of " + n + " did not come", e);
+                }
+                assertThat(got).isEqualTo(Integer.toString(i));
+            }
+        }
+    }
+
+    private static void chain(WebSocketSession s, int i, int n) {
+        if (i < n) {
+            s.sendText(Integer.toString(i)).thenRun(() -> chain(s, i + 1, n));
+        }
+    }
+
+    /**
+     * An inline handler (blocking engine, event-loop route) sends two 600 KiB messages to a peer that
+     * reads them: together more than the 1 MiB {@code ws-outbound-limit}, each less. Held until the
+     * handler returns, the second was refused and the session closed with 1008 though nothing was slow;
+     * from 64 KiB a held send is written at once. (On a loop the socket takes only what it can while
+     * a handler sends, so there the limit applies, as to a sender on any thread that does not wait.)
+     */
+    @Test
+    void largeSendsFromAnInlineHandlerAreNotHeldAgainstTheOutboundLimit() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == Engine.BLOCKING_VIRTUAL || engine == Engine.BLOCKING_PLATFORM,
+                "on a loop a handler that sends faster than the socket takes meets the outbound limit, as it should");
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/two", w -> w
+                .onText((s, x) -> {
+                    s.sendBinary(new byte[600 * 1024]);
+                    s.sendBinary(new byte[600 * 1024]);
+                    s.sendText("done");
+                })));
+             RawWs c = RawWs.open(t.port(), "/two")) {
+            c.text("go");
+            assertThat(c.readData().payload()).hasSize(600 * 1024);
+            assertThat(c.readData().payload()).hasSize(600 * 1024);
+            assertThat(c.readData().text()).isEqualTo("done");
+            assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isZero();
         }
     }
 

@@ -16,9 +16,9 @@ import java.util.zip.Deflater;
  *
  * <p>Holds one pooled {@link Deflater} and one pooled pair of 16 KiB buffers (see {@link Deflaters});
  * owns the source. {@link #close} (once, any thread) closes the source and returns the deflater and
- * buffers; a read after it fails. One reader at a time.
+ * buffers; a read after it fails; {@link #drain} passes a shutdown on to the source. One reader at a time.
  */
-public final class EncodingStream extends InputStream {
+public final class EncodingStream extends InputStream implements dev.brisk.internal.web.DrainableBody {
     static final int PIECE = 16 * 1024;
 
     private final InputStream source;
@@ -63,6 +63,14 @@ public final class EncodingStream extends InputStream {
         this.buffers = coding.deflaters().acquireBuffers();
         this.crc = coding.isGzip() ? new CRC32() : null;
         this.headerDone = !coding.isGzip();
+    }
+
+    /** A shutdown began: an endless source (a compressed event stream) ends, and with it this stream. Any thread. */
+    @Override
+    public void drain() {
+        if (source instanceof dev.brisk.internal.web.DrainableBody d) {
+            d.drain();
+        }
     }
 
     @Override
@@ -110,6 +118,12 @@ public final class EncodingStream extends InputStream {
                 }
                 int r = source.read(buffers, 0, PIECE);
                 if (r < 0) {
+                    if (source instanceof dev.brisk.internal.files.SizedBody sized && sized.length() >= 0
+                            && total != sized.length()) {
+                        // a file that shrank while sent: a clean trailer would pass the cut body off as whole
+                        throw new IOException("the body ended after " + total + " of its " + sized.length()
+                                + " bytes (the file changed while it was sent)");
+                    }
                     inputDone = true;
                     deflater.finish();
                 } else if (r > 0) {

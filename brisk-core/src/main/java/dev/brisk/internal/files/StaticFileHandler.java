@@ -138,17 +138,22 @@ public final class StaticFileHandler implements Handler {
         long modifiedMillis = rep.lastModified();
         long modified = modifiedMillis < 0 ? -1 : Math.floorDiv(modifiedMillis, 1000L);
         String etag = rep.etag(coding == null ? "" : coding.equals("br") ? "-br" : "-gz");
-        if (etag != null) {
-            ctx.header("ETag", etag);
-        }
-        if (modified >= 0) {
-            ctx.header("Last-Modified", HttpDates.format(modified));
-        }
-        if (cacheControl != null) {
-            ctx.header("Cache-Control", cacheControl);
-        }
+        // the file's validators and caching only on the file's own answers (200, 206, 304): a 412, a 416 or a
+        // 503 carrying them could be stored by a cache, and revalidated into a 304 that keeps the error
+        Runnable validators = () -> {
+            if (etag != null) {
+                ctx.header("ETag", etag);
+            }
+            if (modified >= 0) {
+                ctx.header("Last-Modified", HttpDates.format(modified));
+            }
+            if (cacheControl != null) {
+                ctx.header("Cache-Control", cacheControl);
+            }
+        };
         int verdict = Preconditions.evaluate(ctx, etag, modified);
         if (verdict == Preconditions.NOT_MODIFIED) {
+            validators.run();
             ctx.status(304);
             return;
         }
@@ -156,7 +161,10 @@ public final class StaticFileHandler implements Handler {
             ctx.status(412).text("Precondition Failed");
             return;
         }
-        ctx.header("Accept-Ranges", "bytes");
+        Runnable fileFields = () -> { // a 200's or a 206's, in the order they always had
+            validators.run();
+            ctx.header("Accept-Ranges", "bytes");
+        };
         String type = types.of(name);
         boolean head = ctx.method().equals("HEAD");
         String range = head ? null : ctx.header("Range"); // ranges are defined for GET only
@@ -164,7 +172,8 @@ public final class StaticFileHandler implements Handler {
                 ? ByteRanges.parse(range, length, maxRanges) : ByteRanges.IGNORE;
         if (ranges == ByteRanges.UNSATISFIABLE) {
             // the answer's own text is not encoded: no Content-Encoding on it
-            ctx.status(416).header("Content-Range", "bytes */" + length).text("Range Not Satisfiable");
+            ctx.status(416).header("Accept-Ranges", "bytes").header("Content-Range", "bytes */" + length)
+                    .text("Range Not Satisfiable");
             return;
         }
         if (coding != null && ranges.length > 2) {
@@ -174,36 +183,46 @@ public final class StaticFileHandler implements Handler {
             ranges = ByteRanges.IGNORE;
         }
         if (ranges == ByteRanges.IGNORE) {
-            ctx.contentType(type);
             if (head) {
+                fileFields.run();
+                ctx.contentType(type);
                 encoded(ctx, coding);
                 ctx.stream(new UnsentBody(length)); // the length, without opening the file
             } else {
-                send(ctx, rep, 0, length, coding);
+                send(ctx, rep, 0, length, coding, () -> {
+                    fileFields.run();
+                    ctx.contentType(type);
+                });
             }
             return;
         }
-        ctx.status(206);
         if (ranges.length == 2) {
-            ctx.contentType(type).header("Content-Range", "bytes " + ranges[0] + "-" + ranges[1] + "/" + length);
-            send(ctx, rep, ranges[0], ranges[1] - ranges[0] + 1, coding);
+            long first = ranges[0];
+            long last = ranges[1];
+            send(ctx, rep, first, last - first + 1, coding, () -> {
+                fileFields.run();
+                ctx.status(206).contentType(type).header("Content-Range", "bytes " + first + "-" + last + "/" + length);
+            });
             return;
         }
-        String boundary = "brisk-" + Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-        ctx.contentType("multipart/byteranges; boundary=" + boundary);
         OpenFiles files = openFiles;
         if (!files.tryAcquire()) {
             busy(ctx);
             return;
         }
-        ctx.stream(new MultipartRanges(open(rep, 0, length, files), ranges, boundary, type, length));
+        SizedBody whole = open(rep, 0, length, files);
+        String boundary = "brisk-" + Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+        fileFields.run();
+        ctx.status(206).contentType("multipart/byteranges; boundary=" + boundary);
+        ctx.stream(new MultipartRanges(whole, ranges, boundary, type, length));
     }
 
     /**
      * Sets bytes {@code [start, start + count)} of {@code rep} as the body: read now when small, else
-     * from the file; {@code coding} is the representation's content coding, or null.
+     * from the file; {@code coding} is the representation's content coding, or null. {@code head} sets the
+     * answer's status and fields once the bytes are there (a 503 instead carries none of them).
      */
-    private void send(Context ctx, Resource rep, long start, long count, String coding) throws IOException {
+    private void send(Context ctx, Resource rep, long start, long count, String coding, Runnable head) throws IOException {
         OpenFiles files = openFiles;
         if (!files.tryAcquire()) {
             busy(ctx);
@@ -220,10 +239,17 @@ public final class StaticFileHandler implements Handler {
             } finally {
                 files.release();
             }
+            if (bytes.length != count) {
+                // it shrank since it was looked up: its length and validators are stale, so no 200 may carry it
+                ctx.status(503).header("Retry-After", "1").text("The file changed while it was read: try again");
+                return;
+            }
+            head.run();
             encoded(ctx, coding); // only with the file's bytes: never on a 503 or an error page
             ctx.bytes(bytes);
         } else {
             SizedBody body = open(rep, start, count, files);
+            head.run();
             encoded(ctx, coding);
             ctx.stream(body);
         }

@@ -70,8 +70,8 @@ final class Disposition {
         for (int i = q2 + 1; i < v.length(); i++) {
             char c = v.charAt(i);
             if (c == '%') {
-                int hi = i + 2 < v.length() ? Character.digit(v.charAt(i + 1), 16) : -1;
-                int lo = hi < 0 ? -1 : Character.digit(v.charAt(i + 2), 16);
+                int hi = i + 2 < v.length() ? hex(v.charAt(i + 1)) : -1;
+                int lo = hi < 0 ? -1 : hex(v.charAt(i + 2));
                 if (lo < 0) {
                     throw PartReader.malformed("filename* has a '%' not followed by two hex digits");
                 }
@@ -83,12 +83,26 @@ final class Disposition {
                 throw PartReader.malformed("filename* holds '" + c + "', which must be percent-encoded");
             }
         }
+        String name;
         try {
-            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            name = charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(out, 0, n)).toString();
         } catch (CharacterCodingException e) {
             throw PartReader.malformed("filename*'s octets are not " + charset.name());
         }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7f) {
+                // what a plain filename cannot hold (a header value's rule) must not come in percent-encoded
+                throw PartReader.malformed("filename* holds a control character");
+            }
+        }
+        return name;
+    }
+
+    /** An ASCII hex digit's value, else -1 ({@link Character#digit} would take other scripts' digits). */
+    private static int hex(char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 
     /** RFC 8187's attr-char: a token character other than {@code * ' %}. */

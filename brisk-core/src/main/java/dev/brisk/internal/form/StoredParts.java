@@ -38,7 +38,7 @@ final class StoredParts {
             while ((head = reader.next()) != null) {
                 all.parts.add(new Stored(head, store(reader, store, limits.spoolThreshold(), scratch)));
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too (an OutOfMemoryError): the budget and files come back
             all.release();
             throw e;
         }
@@ -67,7 +67,7 @@ final class StoredParts {
         } catch (HttpParseException e) {
             w.abort();
             throw e.status() == 503 ? unavailable(w) : new HttpException(e.status(), e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             w.abort();
             throw e;
         }

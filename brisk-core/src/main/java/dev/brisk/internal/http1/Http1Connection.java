@@ -48,6 +48,10 @@ import java.util.concurrent.CompletableFuture;
  *   any ──▶ CLOSED: end of stream (after answering every complete request), I/O error, timeout, close()
  * </pre>
  *
+ * <p>End of stream during a streamed answer (a {@code ResponseStream}, an event stream) closes at once,
+ * dropping pipelined requests behind it: a client that ended its side is taken to have gone, as nginx
+ * takes it by default, since such a stream may run for hours and a peer's FIN is the only early sign.
+ *
  * <p>Admission (with {@code max-concurrent-requests}): a request without a body, or with a streamed or
  * deferred one, takes its slot when its head is whole; a buffered body is read first (under its budget
  * and {@code min-body-rate}), so a slow upload holds no slot, and takes one when it is whole. Shed then,

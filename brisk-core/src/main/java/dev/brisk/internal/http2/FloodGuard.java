@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
  * window: streams reset (the client's {@code RST_STREAM} on a stream in flight, or a stream the
  * server had to reset for the client's fault: rapid reset, CVE-2023-44487, makes a server start
  * work the client cancels at once), and frames that cost work but carry no request (SETTINGS, PING,
- * PRIORITY, frames of unknown type, empty DATA and CONTINUATION frames: floods of them were
- * CVE-2019-9512/9515/9518). Over either cap the connection is closed with {@code ENHANCE_YOUR_CALM}.
+ * PRIORITY, frames of unknown type, empty DATA and CONTINUATION frames, empty DATA and HEADERS on a
+ * stream this side reset lately, which are dropped: floods of them were CVE-2019-9512/9515/9518). Over either cap the connection is closed with {@code ENHANCE_YOUR_CALM}.
  * Windows are fixed, so a burst across a boundary may reach twice a cap: still a bound.
  *
  * <p>Loop thread only.

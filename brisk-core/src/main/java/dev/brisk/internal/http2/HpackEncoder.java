@@ -21,6 +21,8 @@ final class HpackEncoder {
     private byte[] buf = new byte[256];
     private int len;
     private int pendingSizeUpdate = -1;
+    /** The size update the block being built starts with, or -1. */
+    private int updateInBlock = -1;
     private int peerTableSize = H2.DEFAULT_HEADER_TABLE_SIZE;
 
     /** The peer's {@code SETTINGS_HEADER_TABLE_SIZE}: the next block announces a table no larger. */
@@ -34,11 +36,24 @@ final class HpackEncoder {
     /** Starts a block. */
     void begin() {
         len = 0;
+        updateInBlock = pendingSizeUpdate;
         if (pendingSizeUpdate >= 0) {
             ensure(6);
             putInt(0x20, 5, pendingSizeUpdate);
             pendingSizeUpdate = -1;
         }
+    }
+
+    /**
+     * The block being built will not be sent (it is {@link #tooLarge}): a size update it started with
+     * goes into the next block instead, or the peer would never learn of it.
+     */
+    void abandon() {
+        if (updateInBlock >= 0 && pendingSizeUpdate < 0) {
+            pendingSizeUpdate = updateInBlock;
+        }
+        updateInBlock = -1;
+        len = 0;
     }
 
     byte[] bytes() {

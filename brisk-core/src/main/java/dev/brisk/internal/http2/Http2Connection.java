@@ -446,8 +446,14 @@ final class Http2Connection implements Protocol {
             return;
         }
         if (state == OPEN && goAway.drain(wire.clock(), shared.options.drainGrace().toNanos(), streams.lastClientStream())) {
+            streams.drainBodies(); // an event stream never ends by itself: it would hold the drain to its timeout
             afterEvent();
         }
+    }
+
+    /** Whether a graceful shutdown has begun (an answer that begins now and would never end is ended). Any thread. */
+    boolean draining() {
+        return shared.http1.draining();
     }
 
     @Override

@@ -126,6 +126,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
                 if (!resets.contains(stream)) {
                     throw new Http2Exception(H2.STREAM_CLOSED, "HEADERS on closed stream " + stream);
                 }
+                FloodGuard.enforce(flood.control(wire.clock())); // decoded and dropped: work for nothing
             } else {
                 newStream(stream);
             }
@@ -320,6 +321,8 @@ final class RequestStreams implements FrameReader.StreamFrames {
             if (!resets.contains(stream)) {
                 rstClosed(stream, H2.STREAM_CLOSED, false);
                 FloodGuard.enforce(flood.control(wire.clock()));
+            } else if (length == 0) {
+                FloodGuard.enforce(flood.control(wire.clock())); // ignored, but a frame for nothing all the same
             }
             return;
         }
@@ -425,6 +428,15 @@ final class RequestStreams implements FrameReader.StreamFrames {
         if (streams.size() == 0) {
             conn.lastStreamClosed();
         }
+    }
+
+    /** A shutdown began: answers that would never end by themselves (event streams) end after what they sent. */
+    void drainBodies() {
+        streams.forEach(s -> {
+            if (s.source instanceof dev.brisk.internal.web.DrainableBody d) {
+                d.drain();
+            }
+        });
     }
 
     /** Every stream ends with the connection. */

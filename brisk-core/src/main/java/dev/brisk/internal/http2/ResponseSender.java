@@ -169,6 +169,7 @@ final class ResponseSender {
             }
         }
         if (encoder.tooLarge()) {
+            encoder.abandon();
             Exchange.closeQuietly(stream);
             return false;
         }
@@ -196,6 +197,9 @@ final class ResponseSender {
             return true;
         }
         if (stream != null) {
+            if (stream instanceof dev.brisk.internal.web.DrainableBody d && conn.draining()) {
+                d.drain(); // begun after the drain looked at the streams: it ends now, after what it sent
+            }
             s.source = stream;
             s.sourceLength = length;
         } else {

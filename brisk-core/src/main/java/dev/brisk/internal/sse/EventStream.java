@@ -96,6 +96,12 @@ public final class EventStream extends InputStream implements dev.brisk.internal
         private boolean offer(byte[] bytes) {
             lock.lock();
             try {
+                if (!closing && !ended && Thread.currentThread() instanceof dev.brisk.internal.transport.LoopThread) {
+                    // a send waits until the client took the event, which takes the loop's writes: on a loop's own
+                    // thread (an event-loop route) that wait could stop this loop's every connection for good
+                    throw new IllegalStateException("an SSE send waits for the client, which an I/O loop's thread must"
+                            + " not do (an event-loop route's handler): send from a virtual thread");
+                }
                 while (slot != null && !closing && !ended) {
                     changed.await();
                 }
@@ -183,7 +189,9 @@ public final class EventStream extends InputStream implements dev.brisk.internal
             b.append("id: ").append(e.id()).append('\n');
         }
         if (e.retry() != null) {
-            b.append("retry: ").append(e.retry().toMillis()).append('\n');
+            Duration r = e.retry();
+            // rounded up, so a sub-millisecond retry never becomes "retry: 0" (a reconnect loop)
+            b.append("retry: ").append(r.toMillis() + (r.toNanosPart() % 1_000_000 == 0 ? 0 : 1)).append('\n');
         }
         for (String line : lines(e.data())) {
             b.append("data: ").append(line).append('\n');

@@ -41,8 +41,10 @@ final class ChainRunner {
         } catch (RuntimeException e) {
             // the answer goes out as it is: uncompressed is still right
             System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "compressing a response failed", e);
+        } finally {
+            // even after an Error: the body is given back and the exchange completes (its connection waits for it)
+            ex.releaseBody(); // the handler is done with it; the connection holds it until the response is out
+            ex.owner().complete(ex);
         }
-        ex.releaseBody(); // the handler is done with it; the connection holds it until the response is out
-        ex.owner().complete(ex);
     }
 }

@@ -37,7 +37,7 @@ final class ResponseCompression {
         }
         int status = ex.status();
         if (status == 304) {
-            weakenRevalidated(ex);
+            weakenRevalidated(ex, c);
             return;
         }
         if (status < 200 || status == 204 || status == 206) {
@@ -99,27 +99,34 @@ final class ResponseCompression {
     }
 
     /**
-     * A 304 carries the entity tag its 200 would have (RFC 9110 15.4.5). The 200 this client holds was
-     * encoded when it names the weakened form of the tag in {@code If-None-Match}: then the 304 says
-     * that form too, so that a cache does not store the unencoded representation's strong tag with the
-     * encoded bytes (and later splice ranges of the other into them).
+     * A 304 carries the entity tag and the {@code Vary} its 200 would have (RFC 9110 15.4.5). Its 200
+     * may have been encoded, which depends on the request's {@code Accept-Encoding}: the 304 says
+     * {@code Vary: Accept-Encoding} (a body's type and size are not known here; varying where the 200 did
+     * not only narrows what a cache shares). The tag is the encoded one's (weakened) when this client
+     * would be sent an encoding and names that form in {@code If-None-Match}, so that a cache does not
+     * store the unencoded representation's strong tag with the encoded bytes (and later splice ranges
+     * of the other into them); a client that takes no coding gets the file's own tag.
      */
-    private static void weakenRevalidated(Exchange ex) {
+    private static void weakenRevalidated(Exchange ex, Compression c) {
         String etag = ex.responseHeader("ETag");
+        if (!varies(ex)) {
+            ex.addHeader("Vary", "Accept-Encoding");
+        }
         if (etag == null || etag.startsWith("W/")) {
             return;
         }
         String inm;
+        String accept;
         try {
             inm = FieldLists.joined(ex.headers("If-None-Match"));
+            accept = FieldLists.joined(ex.headers("Accept-Encoding"));
         } catch (IllegalStateException released) {
             return;
         }
-        if (inm != null && inm.contains("W/" + etag)) {
+        boolean encoded = (c.gzip() && AcceptEncoding.choose(accept, "gzip") != null)
+                || (c.deflate() && AcceptEncoding.choose(accept, "deflate") != null);
+        if (encoded && inm != null && inm.contains("W/" + etag)) {
             ex.header("ETag", "W/" + etag);
-            if (!varies(ex)) {
-                ex.addHeader("Vary", "Accept-Encoding"); // as its 200 had (RFC 9110 15.4.5)
-            }
         }
     }
 

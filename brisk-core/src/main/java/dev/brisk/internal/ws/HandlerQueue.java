@@ -1,6 +1,7 @@
 package dev.brisk.internal.ws;
 
 import dev.brisk.internal.transport.HandOffs;
+import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -15,8 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link HandOffs#onSpareThread}), as an HTTP/2 stream's handler does: messages one after another reuse
  * a parked thread instead of starting one per burst.
  *
+ * <p>Inline, a task submitted while one runs (a handler's send failed and closed the session, whose
+ * {@code onClose} is submitted) runs once that one returns, not nested in it: handlers of a session
+ * never overlap, even on one thread.
+ *
  * <p>{@link #pending} counts submitted tasks not yet finished: the connection stops reading while too
- * many wait. Any thread.
+ * many wait. Any thread; inline, the thread with the wire's turn.
  */
 final class HandlerQueue implements Runnable {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -26,6 +31,9 @@ final class HandlerQueue implements Runnable {
     private final boolean spare;
     private final ConcurrentLinkedQueue<Runnable> tasks;
     private final AtomicInteger pending = new AtomicInteger();
+    // inline only, on the thread with the wire's turn
+    private boolean runningInline;
+    private ArrayDeque<Runnable> deferred;
 
     /**
      * @param executor where tasks run, or null to run each at once on the submitting thread
@@ -48,7 +56,7 @@ final class HandlerQueue implements Runnable {
 
     void submit(Runnable task) {
         if (executor == null) {
-            runSafely(task);
+            runInline(task);
             return;
         }
         tasks.add(task);
@@ -60,6 +68,25 @@ final class HandlerQueue implements Runnable {
             } catch (RejectedExecutionException e) {
                 run(); // the executor is shut down (the server is stopping): the caller runs them
             }
+        }
+    }
+
+    private void runInline(Runnable task) {
+        if (runningInline) {
+            if (deferred == null) {
+                deferred = new ArrayDeque<>(2);
+            }
+            deferred.add(task); // submitted by the running task: after it, in order
+            return;
+        }
+        runningInline = true;
+        try {
+            runSafely(task);
+            for (Runnable next; deferred != null && (next = deferred.poll()) != null; ) {
+                runSafely(next);
+            }
+        } finally {
+            runningInline = false;
         }
     }
 

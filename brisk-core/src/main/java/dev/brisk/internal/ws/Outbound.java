@@ -51,11 +51,6 @@ final class Outbound {
         this.budget = budget;
     }
 
-    /** The lock senders hold while they build and queue a frame (compression keeps the queue's order). */
-    ReentrantLock lock() {
-        return lock;
-    }
-
     /**
      * Queues {@code frame}; {@code done} (null for a control frame) completes once it is written.
      * {@code last}: the session's last frame (a close), which is never refused for the limits.
@@ -109,11 +104,13 @@ final class Outbound {
 
     /**
      * Writes what the socket takes: true when everything queued is written, false when the socket is full.
+     * The futures of the messages written are added to {@code written}, for the caller to complete once
+     * the write is over (a completion's callback may send again: it must not run inside this write).
      *
      * @return whether the queue is empty now
      * @throws IOException when the write fails
      */
-    boolean flush(Wire wire) throws IOException {
+    boolean flush(Wire wire, List<CompletableFuture<Void>> written) throws IOException {
         for (int round = 0; round < 64; round++) {
             int n = 0;
             lock.lock();
@@ -134,32 +131,23 @@ final class Outbound {
             if (w > 0) {
                 wire.counters().bytesOut(w);
             }
-            List<CompletableFuture<Void>> done = null;
-            long written = 0;
+            long bytes = 0;
             lock.lock();
             try {
                 while (!frames.isEmpty() && !frames.peekFirst().hasRemaining()) {
-                    written += frames.pollFirst().limit();
+                    bytes += frames.pollFirst().limit();
                     CompletableFuture<Void> f = futures.pollFirst();
                     if (f != NONE) {
-                        if (done == null) {
-                            done = new ArrayList<>(4);
-                        }
-                        done.add(f);
+                        written.add(f);
                     }
                 }
-                queued -= written;
+                queued -= bytes;
             } finally {
                 lock.unlock();
             }
             boolean full = gather[n - 1].hasRemaining(); // writes go in order: the last not done, the socket is full
             java.util.Arrays.fill(gather, 0, n, null);
-            budget.release(written);
-            if (done != null) {
-                for (CompletableFuture<Void> f : done) {
-                    f.complete(null);
-                }
-            }
+            budget.release(bytes);
             if (full) {
                 return false;
             }

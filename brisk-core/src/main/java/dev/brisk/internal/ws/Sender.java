@@ -11,8 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A session's outgoing side: builds each message's frame (compressed when that pays), queues it in its
  * {@link Outbound} and has the wire's loop write it, from whichever thread sends. A send from the loop
  * thread while it takes frames just read ({@link #hold}) is written once that is done, so an inline
- * handler answering many messages of one read costs one write; a send from another thread posts one
- * write task at a time. Tracks how long a write has made no progress, for the write timeout.
+ * handler answering many messages of one read costs one write; but at once when {@link #HOLD_MAX} bytes
+ * or more wait (batching gains nothing then, and a handler sending large messages would otherwise meet
+ * the outbound limit with bytes the socket could have taken), and when the handler waits on a send's
+ * future ({@link #beforeWait}). A send from another thread posts one write task at a time. Tracks how
+ * long a write has made no progress, for the write timeout.
  *
  * <p>A send past the outbound limits is refused and reported once to its {@link WebSocketConnection}
  * ({@code tooSlow}), which closes the session with 1008.
@@ -20,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Threads: {@link #message} and {@link #queued} from any thread; the rest on the loop thread.
  */
 final class Sender {
+    /** Queued bytes from which a send during a hold is written at once. */
+    static final long HOLD_MAX = 64 * 1024;
     private final Wire wire;
     private final WebSocketConnection conn;
     private final WebSockets ws;
@@ -28,11 +33,32 @@ final class Sender {
     private final long writeNanos;
     private final AtomicBoolean flushPosted = new AtomicBoolean();
     private final AtomicBoolean tooSlow = new AtomicBoolean();
+    /**
+     * Held by a sender while it compresses and queues one message, so the queue's order is the order of
+     * compression (a kept window needs it). Not the {@link Outbound}'s own lock, which the loop takes to
+     * write: a write never waits for a compression.
+     */
+    private final java.util.concurrent.locks.ReentrantLock sendLock = new java.util.concurrent.locks.ReentrantLock();
+    /** Set once the session closed: the compressor is to be ended (see {@link #endDeflater}). */
+    private final AtomicBoolean ending = new AtomicBoolean();
+    /** Under {@link #sendLock}: the compressor was ended (given back to its pool). */
+    private boolean deflaterEnded;
+    private final Runnable completeTask = () -> {
+        completionPosted = false;
+        completeWritten();
+    };
     private final Runnable flushTask = () -> {
         flushPosted.set(false);
         flush();
     };
     // loop thread only
+    /** The futures of messages just written, completed once the write is over ({@link #completeWritten}). */
+    private final java.util.ArrayList<CompletableFuture<Void>> written = new java.util.ArrayList<>();
+    /** A {@link #flush} runs: a flush asked for meanwhile (from a completion's callback) is its next round. */
+    private boolean flushing;
+    /** {@link #completeTask} is posted and has not run yet. */
+    private boolean completionPosted;
+    private boolean again;
     private boolean holding;
     private boolean dirty;
     private long stalledSince;
@@ -52,11 +78,11 @@ final class Sender {
         if (!conn.isOpen()) {
             return closed();
         }
-        CompletableFuture<Void> f = new CompletableFuture<>();
+        CompletableFuture<Void> f = new SendFuture<>(this);
         int r;
-        outbound.lock().lock();
+        sendLock.lock();
         try {
-            if (!conn.isOpen()) {
+            if (!conn.isOpen() || deflaterEnded) {
                 return closed(); // the deflater may be ended: compress nothing once the session is over
             }
             byte[] z = deflater == null ? null : deflater.compress(data, off, len);
@@ -64,7 +90,10 @@ final class Sender {
                     : Frames.frame(opcode, true, z, 0, z.length);
             r = outbound.offer(frame, f, false);
         } finally {
-            outbound.lock().unlock();
+            sendLock.unlock();
+        }
+        if (ending.get()) {
+            endDeflater(); // the session closed while this one compressed: it may have left the deflater to us
         }
         if (r == Outbound.OK) {
             ws.stats().messagesOut.increment();
@@ -127,10 +156,11 @@ final class Sender {
     /** Has what is queued written: now, at the end of a hold, or by a task on the loop. */
     private void request() {
         if (wire.inLoop()) {
-            if (holding) {
+            if (holding && outbound.queued() < HOLD_MAX) {
                 dirty = true;
             } else {
-                flush();
+                dirty = false;
+                flush(holding, true);
             }
         } else if (flushPosted.compareAndSet(false, true)) {
             wire.execute(flushTask);
@@ -139,7 +169,11 @@ final class Sender {
 
     /** Writes what the socket takes; the rest on the next writable event. Loop thread. */
     void flush() {
-        flush(false);
+        flush(false, false);
+    }
+
+    private void flush(boolean reader) {
+        flush(reader, false);
     }
 
     /**
@@ -148,16 +182,73 @@ final class Sender {
      * not the peer's silence. A write from another thread (a task on a duplex blocking wire) runs while
      * the reader still listens, so it earns no such credit.
      */
-    private void flush(boolean reader) {
-        if (conn.isClosed()) {
+    /**
+     * {@code inSend}: called within a send from the loop thread. The futures written then complete in a
+     * task after it, not before the send returns: a future complete on return runs a {@code thenRun}
+     * at once, inside the caller, and a chain of such sends would recurse a level per message.
+     */
+    private void flush(boolean reader, boolean inSend) {
+        if (flushing) {
+            // a send from a completion's callback below (a chain of thenRun sends): the running flush goes
+            // round again, so such a chain is a loop on one stack, not a write nested per message
+            again = true;
             return;
+        }
+        flushing = true;
+        try {
+            boolean more;
+            do {
+                again = false;
+                long before = outbound.queued();
+                boolean all = flushOnce(reader);
+                if (inSend) {
+                    completeLater();
+                } else {
+                    completeWritten();
+                }
+                // round again for sends from the callbacks; on a blocking wire (no writable event to come) also
+                // after the write's own bound on rounds, while it makes progress
+                more = !conn.isClosed() && (again || !all && wire.blocking() && outbound.queued() < before);
+            } while (more);
+        } finally {
+            flushing = false;
+        }
+    }
+
+    /** Has {@link #completeWritten} run in a task on the loop, once for all written until it runs. */
+    private void completeLater() {
+        if (!written.isEmpty() && !completionPosted) {
+            completionPosted = true;
+            wire.execute(completeTask);
+        }
+    }
+
+    /** Completes the futures of the messages written: outside the write, since their callbacks may send. */
+    private void completeWritten() {
+        while (!written.isEmpty()) { // a callback waiting on a send (beforeWait) may add more meanwhile
+            if (written.size() == 1) {
+                written.remove(0).complete(null);
+                continue;
+            }
+            java.util.List<CompletableFuture<Void>> done = new java.util.ArrayList<>(written);
+            written.clear();
+            for (CompletableFuture<Void> f : done) {
+                f.complete(null);
+            }
+        }
+    }
+
+    /** One flush: writes what the socket takes; true when everything queued is written. */
+    private boolean flushOnce(boolean reader) {
+        if (conn.isClosed()) {
+            return false;
         }
         boolean all;
         boolean deaf = reader && wire.blocking();
         long began = deaf ? wire.clock() : 0;
         try {
             long before = outbound.queued();
-            all = outbound.flush(wire);
+            all = outbound.flush(wire, written);
             if (deaf) {
                 conn.deaf(began, wire.clock()); // a blocking write on the reading thread: nothing was read meanwhile
             }
@@ -166,7 +257,7 @@ final class Sender {
             }
         } catch (IOException e) {
             conn.writeFailed(e);
-            return;
+            return false;
         }
         if (all) {
             stalledSince = 0;
@@ -177,6 +268,38 @@ final class Sender {
                 stalledSince = wire.clock();
             }
             wire.writeInterest(true);
+        }
+        return all;
+    }
+
+    /**
+     * A thread is about to wait on {@code sent}, a send's future or one derived from it. On the loop
+     * thread nothing else would write the session while this one waits, so what is queued is written
+     * now: on a blocking wire each write returns once all it was given is taken (or fails, which closes
+     * the session and fails the futures); on a selector loop the socket takes what it can at once, and
+     * if that leaves bytes queued and {@code sent} not done, the wait fails instead of stopping the loop
+     * for good. Other threads just wait. Any thread.
+     *
+     * @throws IllegalStateException on a selector loop's thread, when the socket cannot take what is queued now
+     */
+    void beforeWait(CompletableFuture<?> sent) {
+        if (sent.isDone() || !wire.inLoop()) {
+            return;
+        }
+        dirty = false;
+        long before;
+        long after = outbound.queued();
+        do {
+            before = after;
+            // directly, even from a completion's callback inside a running flush: the queue is between writes
+            boolean all = flushOnce(holding);
+            completeWritten();
+            after = all ? 0 : outbound.queued();
+        } while (!sent.isDone() && wire.blocking() && after > 0 && after < before);
+        if (!sent.isDone() && !wire.blocking() && after > 0) {
+            throw new IllegalStateException("a WebSocket handler on the I/O loop's thread waited for a send the socket"
+                    + " cannot take now, which would stop the loop: use the future's callbacks, or dispatch the route"
+                    + " to virtual threads");
         }
     }
 
@@ -204,15 +327,29 @@ final class Sender {
         outbound.dropUnstarted();
     }
 
-    /** The session is over: queued frames are dropped (their futures fail), the compressor is ended. */
+    /**
+     * The session is over: queued frames are dropped (their futures fail), the compressor is ended —
+     * now, or by the sender compressing right now once it is done (the loop does not wait for it).
+     */
     void close() {
+        completeWritten(); // written before the end: their task may never run now
         outbound.close();
         if (deflater != null) {
-            outbound.lock().lock(); // a sender may be compressing right now
+            ending.set(true);
+            endDeflater();
+        }
+    }
+
+    /** Ends the compressor unless a sender holds it (that sender ends it after: it checks {@link #ending} once unlocked). */
+    private void endDeflater() {
+        if (deflater != null && sendLock.tryLock()) {
             try {
-                deflater.end();
+                if (!deflaterEnded) {
+                    deflaterEnded = true;
+                    deflater.end();
+                }
             } finally {
-                outbound.lock().unlock();
+                sendLock.unlock();
             }
         }
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    ├──protocol error or limit (1002, 1003, 1007, 1009, 1013): close queued ─▶ LINGER
  *    │      LINGER: input read and dropped; once the last frame is written, the output is shut
  *    │      (FIN); the peer's end of stream, or ws-close-timeout ──▶ CLOSED
- *    └──end of stream, I/O error, write stalled past write-timeout ──────────▶ CLOSED (1006)
+ *    ├──write stalled past write-timeout (a receiver too slow) ──────────────▶ CLOSED (1008)
+ *    └──end of stream, I/O error ────────────────────────────────────────────▶ CLOSED (1006)
  * </pre>
  *
  * Lingering rather than closing at once keeps a close frame from being lost to a reset: closing a socket
@@ -539,9 +540,15 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             return;
         }
         if (sender.stalled(now)) {
-            wire.counters().timedOut(); // the peer took nothing for the whole write timeout
+            // the peer took nothing for the whole write timeout: a receiver too slow (1008, counted), as a
+            // blocking engine's timed-out write reports it, not a peer that left (1006)
+            wire.counters().timedOut();
             wire.discardUnsent();
-            ended("write timed out");
+            if (!sender.tooSlow()) {
+                ws.stats().slowReceivers.increment();
+            }
+            end(CloseCodes.POLICY, SLOW);
+            close();
             return;
         }
         if (state == OPEN && replyCode != NO_REPLY) {

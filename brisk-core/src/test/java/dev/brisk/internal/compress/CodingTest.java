@@ -101,6 +101,38 @@ class CodingTest {
         assertThat(a).isNotSameAs(b);
     }
 
+    /**
+     * A file that shrank while it was sent (its stream, sized at 1,000 bytes, ends after 500): encoding it
+     * fails rather than close the gzip stream cleanly, which would pass the cut body off as whole.
+     */
+    @Test
+    void aSizedBodyThatEndsShortFailsTheEncoding() throws IOException {
+        for (boolean gzip : new boolean[] {true, false}) {
+            dev.brisk.internal.files.SizedBody shrunk = new dev.brisk.internal.files.SizedBody() {
+                private final InputStream in = new ByteArrayInputStream(data(500, false));
+
+                @Override
+                public long length() {
+                    return 1_000;
+                }
+
+                @Override
+                public int read() throws IOException {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    return in.read(b, off, len);
+                }
+            };
+            try (EncodingStream s = new EncodingStream(shrunk, gzip ? Coding.gzip(2) : Coding.deflate(2))) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> pieces(s)).isInstanceOf(IOException.class)
+                        .hasMessageContaining("ended after 500 of its 1000 bytes");
+            }
+        }
+    }
+
     /** A producer's stream: nothing ever "available", so the encoder cannot know whether the next read waits. */
     private static InputStream producer(byte[] in, int piece) {
         return new ByteArrayInputStream(in) {

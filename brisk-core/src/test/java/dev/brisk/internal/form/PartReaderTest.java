@@ -176,6 +176,10 @@ class PartReaderTest {
         refused(head + "filename*=UTF-8''a%zz" + tail, 400, "not followed by two hex digits");
         refused(head + "filename*=UTF-8''a'b" + tail, 400, "holds ''', which must be percent-encoded");
         refused(head + "filename*=UTF-8''%C3" + tail, 400, "filename*'s octets are not UTF-8");
+        // what a plain filename may not hold cannot come in percent-encoded, nor with another script's digits
+        refused(head + "filename*=UTF-8''a%00b" + tail, 400, "filename* holds a control character");
+        refused(head + "filename*=UTF-8''a%0D%0A..%2Fx" + tail, 400, "filename* holds a control character");
+        refused(head + "filename*=\"UTF-8''a%\u0664\u0661\"" + tail, 400, "not followed by two hex digits");
     }
 
     @Test

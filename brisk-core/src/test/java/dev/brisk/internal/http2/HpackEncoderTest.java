@@ -71,6 +71,26 @@ class HpackEncoderTest {
     }
 
     @Test
+    void aSizeUpdateInABlockThatIsNotSentGoesIntoTheNext() throws Exception {
+        HpackEncoder e = new HpackEncoder();
+        e.peerTableSize(0);
+        e.begin();
+        e.status(200);
+        for (int i = 0; i < 40 && !e.tooLarge(); i++) {
+            e.field("x-big-" + i, "v".repeat(60_000));
+        }
+        assertThat(e.tooLarge()).isTrue();
+        e.abandon();
+        e.begin();
+        e.status(500);
+        assertThat(e.bytes()[0] & 0xff).as("size update to 0, still owed").isEqualTo(0x20);
+        assertThat(decode(new HpackDecoder(4096), e)).containsExactly(":status: 500");
+        e.begin();
+        e.status(200);
+        assertThat(e.length()).as("announced once it is sent").isEqualTo(1);
+    }
+
+    @Test
     void aBlockOverTheLimitIsFlaggedAndStopsGrowing() {
         HpackEncoder e = new HpackEncoder();
         e.begin();
