@@ -14,12 +14,14 @@ import java.util.concurrent.CompletableFuture;
  * send past it closes the session with 1008 (a receiver too slow for what is sent to it), so a
  * sender that cares waits on the futures.
  *
- * <p>Waiting on a send's future ({@code join}, {@code get}) works on every dispatch. A handler that runs
- * on the thread writing its session (any handler on the blocking engine) has what it sent written
- * before the wait, so the wait returns once the peer took it. On an event-loop route a wait cannot let
- * the loop write: it returns if the socket takes the message at once, and otherwise fails with
- * {@link IllegalStateException} rather than stop every connection of the loop; such a handler uses the
- * future's callbacks instead.
+ * <p>A handler may wait for its own session's sends ({@code join} or {@code get} on a returned future,
+ * or on one derived from it with {@code then...}). On the blocking engine, whose connection thread
+ * both runs the handler and writes, what was sent is written before the wait, which returns once the
+ * peer took it. On an event-loop route a wait cannot let the loop write: it returns if the socket
+ * takes the message at once (on io_uring rarely: a send in flight takes nothing more until it
+ * completes), and otherwise fails with {@link IllegalStateException} rather than stop every connection
+ * of the loop; such a handler uses the future's callbacks. Waiting on a loop's thread for another
+ * session's send, or for futures combined with {@code allOf}, blocks the loop: don't.
  *
  * <p>Handlers of one session never run at the same time, and see its messages in order.
  */

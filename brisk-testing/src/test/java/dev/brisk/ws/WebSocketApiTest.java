@@ -459,6 +459,8 @@ class WebSocketApiTest {
                         if (x.equals("small")) {
                             s.sendText("one").join();
                             s.sendText("two").join();
+                            // a send made by a completion during the wait is written by the wait too
+                            s.sendText("three").thenCompose(v -> s.sendText("four")).join();
                         } else {
                             s.sendBinary(new byte[16 << 20]).join();
                         }
@@ -471,6 +473,8 @@ class WebSocketApiTest {
                 c.text("small");
                 assertThat(c.readData().text()).isEqualTo("one");
                 assertThat(c.readData().text()).isEqualTo("two");
+                assertThat(c.readData().text()).isEqualTo("three");
+                assertThat(c.readData().text()).isEqualTo("four");
                 assertThat(c.readData().text()).isEqualTo("after small");
             }
             c.text("big"); // more than the socket buffers hold (4 MiB each at most here) while not read

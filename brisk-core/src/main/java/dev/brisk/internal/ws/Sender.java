@@ -31,6 +31,8 @@ final class Sender {
     private final Outbound outbound;
     private final MessageDeflater deflater;
     private final long writeNanos;
+    /** {@link #HOLD_MAX}, or half the outbound limit when that is smaller. */
+    private final long holdMax;
     private final AtomicBoolean flushPosted = new AtomicBoolean();
     private final AtomicBoolean tooSlow = new AtomicBoolean();
     /**
@@ -69,6 +71,7 @@ final class Sender {
         this.conn = conn;
         this.ws = ws;
         this.outbound = new Outbound(ws.options().outboundLimit(), ws.budget());
+        this.holdMax = Math.min(HOLD_MAX, ws.options().outboundLimit() / 2); // a small limit is not met by a hold alone
         this.deflater = deflater;
         this.writeNanos = ws.writeTimeoutNanos();
     }
@@ -91,9 +94,11 @@ final class Sender {
             r = outbound.offer(frame, f, false);
         } finally {
             sendLock.unlock();
-        }
-        if (ending.get()) {
-            endDeflater(); // the session closed while this one compressed: it may have left the deflater to us
+            if (ending.get()) {
+                // the session closed while this one held the lock (on any way out): the deflater may be left to
+                // us; whoever holds the lock last ends it
+                endDeflater();
+            }
         }
         if (r == Outbound.OK) {
             ws.stats().messagesOut.increment();
@@ -156,7 +161,7 @@ final class Sender {
     /** Has what is queued written: now, at the end of a hold, or by a task on the loop. */
     private void request() {
         if (wire.inLoop()) {
-            if (holding && outbound.queued() < HOLD_MAX) {
+            if (holding && outbound.queued() < holdMax) {
                 dirty = true;
             } else {
                 dirty = false;
@@ -287,16 +292,15 @@ final class Sender {
             return;
         }
         dirty = false;
-        long before;
-        long after = outbound.queued();
+        boolean progress;
         do {
-            before = after;
             // directly, even from a completion's callback inside a running flush: the queue is between writes
-            boolean all = flushOnce(holding);
-            completeWritten();
-            after = all ? 0 : outbound.queued();
-        } while (!sent.isDone() && wire.blocking() && after > 0 && after < before);
-        if (!sent.isDone() && !wire.blocking() && after > 0) {
+            long before = outbound.queued();
+            flushOnce(holding);
+            progress = outbound.queued() < before;
+            completeWritten(); // callbacks may send more (thenCompose): queued again, written next round
+        } while (!sent.isDone() && !conn.isClosed() && progress && outbound.queued() > 0);
+        if (!sent.isDone() && !wire.blocking() && outbound.queued() > 0) {
             throw new IllegalStateException("a WebSocket handler on the I/O loop's thread waited for a send the socket"
                     + " cannot take now, which would stop the loop: use the future's callbacks, or dispatch the route"
                     + " to virtual threads");
@@ -332,8 +336,8 @@ final class Sender {
      * now, or by the sender compressing right now once it is done (the loop does not wait for it).
      */
     void close() {
+        outbound.close(); // first: the unwritten ones fail, so a callback below waiting on one does not wait
         completeWritten(); // written before the end: their task may never run now
-        outbound.close();
         if (deflater != null) {
             ending.set(true);
             endDeflater();
