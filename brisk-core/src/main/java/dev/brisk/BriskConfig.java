@@ -76,6 +76,8 @@ public interface BriskConfig extends Routing {
 
     /**
      * A fixed response for an exact {@code GET} (and {@code HEAD}) path, served without per-request objects.
+     * It is answered before routing: no middleware, before or after filters run for it (no CORS headers,
+     * no authentication, no compression), so use it only for what every client may see as it is.
      *
      * @param path the exact path, without a query
      * @param response the prebuilt response

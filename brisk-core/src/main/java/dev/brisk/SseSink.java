@@ -9,7 +9,8 @@ import java.time.Duration;
  * at the client's pace, and the server holds at most one event per stream); a client that stops
  * reading is closed when a write makes no progress for {@code write-timeout}. A send returns false
  * once the client has gone (or the stream was closed), so {@code while (sink.data(...))} ends with the
- * client.
+ * client. An interrupt while a send waits for its turn makes it return false (nothing sent); once its
+ * event is on its way, the send still waits for the socket and says true, with the interrupt kept.
  *
  * <p>While nothing is sent the server writes a comment line every {@link #heartbeat} interval
  * (default 15 s), which keeps proxies from closing the idle connection and finds a client that left.

@@ -308,6 +308,42 @@ class SseTest {
         }
     }
 
+    /**
+     * A sender interrupted while its event, already handed over, waits for a client that reads slowly:
+     * the event still goes out, so the send says true (and the interrupt is kept). It said false, as if
+     * the client had gone, and a {@code while (sink.send(...))} loop stopped for a client still there.
+     */
+    @Test
+    void aSenderInterruptedWhileItsEventIsOnItsWayIsToldItWasSent() throws Exception {
+        AtomicReference<Thread> sender = new AtomicReference<>();
+        LinkedBlockingQueue<String> result = new LinkedBlockingQueue<>();
+        String big = "a".repeat(16 << 20); // more than the socket buffers hold while the client does not read
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.get("/big", ctx -> ctx.sse(sink -> {
+            sender.set(Thread.currentThread());
+            boolean sent = sink.data(big);
+            result.add(sent + " " + Thread.currentThread().isInterrupted());
+        })));
+             Socket s = new Socket("127.0.0.1", t.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((sender.get() == null || sender.get().getState() != Thread.State.WAITING) && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // polls the condition: the sender waits
+            }
+            assertThat(sender.get().getState()).isEqualTo(Thread.State.WAITING);
+            sender.get().interrupt();
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[64 * 1024];
+            long read = 0;
+            while (read < big.length()) {
+                int n = in.read(buf);
+                assertThat(n).as("the event keeps coming").isPositive();
+                read += n;
+            }
+            assertThat(result.poll(10, TimeUnit.SECONDS)).isEqualTo("true true");
+        }
+    }
+
     /** Reads until {@code end} has arrived (bounded by the socket timeout), returning everything read. */
     static String readUntil(InputStream in, String end) throws Exception {
         StringBuilder b = new StringBuilder();

@@ -113,8 +113,18 @@ public final class EventStream extends InputStream implements dev.brisk.internal
                 long seq = ++sent;
                 slotSeq = seq;
                 changed.signalAll();
+                // the event is on its way now: an interrupt does not make it "not sent"; the wait ends with the
+                // socket taking it or the stream (bounded by write-timeout), and the interrupt is kept for the caller
+                boolean interrupted = false;
                 while (accepted < seq && !ended) {
-                    changed.await();
+                    try {
+                        changed.await();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
                 }
                 return accepted >= seq;
             } catch (InterruptedException e) {
