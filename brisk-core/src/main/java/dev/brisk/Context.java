@@ -278,7 +278,9 @@ public interface Context {
      *     followed by two hex digits, bytes not valid in the charset, a broken multipart body); 413 past
      *     the route's body limit or the {@code form-*} limits; 503 when the body budgets cannot take it
      * @throws IllegalStateException for a urlencoded body on a route that {@link Route#streamBody()
-     *     streams} its body, as {@link #body()} (a multipart body's fields are read there as well)
+     *     streams} its body, as {@link #body()} (a multipart body's fields are read there as well); for a
+     *     multipart body whose parts {@link #multipart()} began reading one by one (they cannot be read
+     *     again: take the fields from those parts, or call this first)
      */
     String formParam(String name);
 
