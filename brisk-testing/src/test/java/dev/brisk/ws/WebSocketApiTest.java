@@ -444,7 +444,8 @@ class WebSocketApiTest {
 
     /**
      * A handler on the thread that writes its session (every handler on the blocking engine; an
-     * event-loop route on the loops) waits for its own sends. Small ones return on every engine. A 16 MiB
+     * event-loop route on the loops) waits for its own sends. Small ones return (on io_uring, whose send
+     * in flight takes nothing more, a wait on the loop rarely can: not asserted there). A 16 MiB
      * one the peer does not read yet returns once it reads, on the blocking engine; on a loop the wait
      * cannot let the loop write, so it fails the handler (its {@code onError}, then {@code 1011}) instead
      * of stopping the loop, and the message still goes out whole before the close.

@@ -57,9 +57,7 @@ final class ResponseCompression {
         }
         String name;
         try {
-            String accept = FieldLists.joined(ex.headers("Accept-Encoding"));
-            name = c.gzip() && c.deflate() ? AcceptEncoding.choose(accept, "gzip", "deflate")
-                    : AcceptEncoding.choose(accept, c.gzip() ? "gzip" : "deflate");
+            name = coding(ex, c);
         } catch (IllegalStateException released) {
             return; // the request's head is gone (it cannot be on this path; kept safe)
         }
@@ -116,18 +114,27 @@ final class ResponseCompression {
             return;
         }
         String inm;
-        String accept;
+        boolean encoded;
         try {
             inm = FieldLists.joined(ex.headers("If-None-Match"));
-            accept = FieldLists.joined(ex.headers("Accept-Encoding"));
+            encoded = coding(ex, c) != null;
         } catch (IllegalStateException released) {
             return;
         }
-        boolean encoded = (c.gzip() && AcceptEncoding.choose(accept, "gzip") != null)
-                || (c.deflate() && AcceptEncoding.choose(accept, "deflate") != null);
         if (encoded && inm != null && inm.contains("W/" + etag)) {
             ex.header("ETag", "W/" + etag);
         }
+    }
+
+    /**
+     * The coding this request's {@code Accept-Encoding} gets of those {@code c} offers, or null for none.
+     *
+     * @throws IllegalStateException when the request's head is gone
+     */
+    private static String coding(Exchange ex, Compression c) {
+        String accept = FieldLists.joined(ex.headers("Accept-Encoding"));
+        return c.gzip() && c.deflate() ? AcceptEncoding.choose(accept, "gzip", "deflate")
+                : AcceptEncoding.choose(accept, c.gzip() ? "gzip" : "deflate");
     }
 
     private static long bodySize(Exchange ex) {

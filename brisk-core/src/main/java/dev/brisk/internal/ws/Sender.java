@@ -154,7 +154,7 @@ final class Sender {
         holding = false;
         if (dirty) {
             dirty = false;
-            flush(true);
+            flush(true, false);
         }
     }
 
@@ -177,20 +177,14 @@ final class Sender {
         flush(false, false);
     }
 
-    private void flush(boolean reader) {
-        flush(reader, false);
-    }
-
     /**
-     * As {@link #flush()}; {@code reader} when this is the thread that reads the peer, between two
-     * reads (frames just taken): a blocking write then keeps it from hearing the peer, and that time is
-     * not the peer's silence. A write from another thread (a task on a duplex blocking wire) runs while
-     * the reader still listens, so it earns no such credit.
-     */
-    /**
-     * {@code inSend}: called within a send from the loop thread. The futures written then complete in a
-     * task after it, not before the send returns: a future complete on return runs a {@code thenRun}
-     * at once, inside the caller, and a chain of such sends would recurse a level per message.
+     * As {@link #flush()}. {@code reader}: this is the thread that reads the peer, between two reads
+     * (frames just taken); a blocking write then keeps it from hearing the peer, and that time is not the
+     * peer's silence. A write from another thread (a task on a duplex blocking wire) runs while the reader
+     * still listens, so it earns no such credit. {@code inSend}: called within a send from the loop
+     * thread; the futures written then complete in a task after it, not before the send returns: a future
+     * complete on return runs a {@code thenRun} at once, inside the caller, and a chain of such sends
+     * would recurse a level per message.
      */
     private void flush(boolean reader, boolean inSend) {
         if (flushing) {

@@ -497,14 +497,19 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
      */
     void writeFailed(IOException e) {
         if (e instanceof dev.brisk.internal.transport.PeerTooSlowException) {
-            if (!sender.tooSlow()) {
-                ws.stats().slowReceivers.increment();
-            }
-            end(CloseCodes.POLICY, SLOW);
-            close();
+            endTooSlow();
             return;
         }
         ended("connection lost while writing: " + e.getMessage());
+    }
+
+    /** A write the peer did not take in time ended the session: 1008, counted once (a refused send counted already). */
+    private void endTooSlow() {
+        if (!sender.tooSlow()) {
+            ws.stats().slowReceivers.increment();
+        }
+        end(CloseCodes.POLICY, SLOW);
+        close();
     }
 
     /** Everything queued is written: a lingering session shuts its output (FIN) and waits for the peer's end. */
@@ -544,11 +549,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
             // blocking engine's timed-out write reports it, not a peer that left (1006)
             wire.counters().timedOut();
             wire.discardUnsent();
-            if (!sender.tooSlow()) {
-                ws.stats().slowReceivers.increment();
-            }
-            end(CloseCodes.POLICY, SLOW);
-            close();
+            endTooSlow();
             return;
         }
         if (state == OPEN && replyCode != NO_REPLY) {
