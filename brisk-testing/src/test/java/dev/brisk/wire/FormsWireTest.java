@@ -374,6 +374,66 @@ class FormsWireTest {
         }
     }
 
+    /**
+     * What a form holds beyond its stored bytes counts against {@code body-memory-budget}: decoded
+     * urlencoded pairs, stored parts' heads, and a multipart field's text beside its stored bytes. Each
+     * form below fits the budget as bytes but not as the heap holds it: 503 with Retry-After, and
+     * everything given back; with room, the same forms are served.
+     */
+    @Test
+    void formFieldsAndStoredPartHeadsAreChargedToTheBodyMemoryBudget() throws Exception {
+        StringBuilder pairs = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            pairs.append("k").append(i).append("=v&"); // 7 KB on the wire, about 180 KB as strings
+        }
+        byte[] urlencoded = pairs.toString().getBytes(StandardCharsets.ISO_8859_1);
+        Form h = new Form();
+        for (int i = 0; i < 40; i++) {
+            h.ascii("--" + B + "\r\nContent-Disposition: form-data; name=\"p" + i + "\"\r\nX-Pad: "
+                    + "x".repeat(4000) + "\r\n\r\nv\r\n");
+        }
+        byte[] heads = h.end(); // 160 KB of heads, 40 bytes of content
+        Form t3 = new Form();
+        for (int i = 0; i < 6; i++) {
+            t3.field("t" + i, "y".repeat(8_000));
+        }
+        // a 48 KB body and 48 KB stored (a part of at most 8 KiB reserves its size): 97 KB together, then
+        // 48 KB more as text
+        byte[] texts = t3.end();
+        try (BriskTestServer t = start(cfg -> cfg.options().bodyMemoryBudget(128 * KIB))) {
+            try (RawConnection c = t.raw()) {
+                RawConnection.Response r = c.send(head("/fields", "application/x-www-form-urlencoded",
+                        urlencoded.length)).send(urlencoded).read();
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(r.header("Retry-After")).isEqualTo("1");
+                assertThat(r.body()).contains("no request-body memory free for the form's fields");
+            }
+            awaitNothingHeld(t);
+            try (RawConnection c = t.raw()) {
+                RawConnection.Response r = post(c, "/stream-parts", heads);
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(r.body()).contains("no request-body memory free for the form's part headers");
+            }
+            awaitNothingHeld(t);
+            try (RawConnection c = t.raw()) {
+                RawConnection.Response r = post(c, "/fields", texts);
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(r.body()).contains("no request-body memory free for the form's fields");
+            }
+            awaitNothingHeld(t);
+            assertThat(t.get("/hello").body()).isEqualTo("hello");
+        }
+        try (BriskTestServer t = start(cfg -> cfg.options().bodyMemoryBudget(4L << 20)); RawConnection c = t.raw()) {
+            RawConnection.Response r = c.send(head("/fields", "application/x-www-form-urlencoded",
+                    urlencoded.length)).send(urlencoded).read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).contains("k999=[v]");
+            assertThat(post(c, "/stream-parts", heads).body()).startsWith("p0:null:1:");
+            assertThat(post(c, "/fields", texts).body()).startsWith("{t0=[yyy");
+            awaitNothingHeld(t);
+        }
+    }
+
     @Test
     void aMissingOrInvalidBoundaryIs400() throws Exception {
         byte[] form = new Form().field("a", "1").end();

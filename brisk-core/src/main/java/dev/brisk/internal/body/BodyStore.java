@@ -69,7 +69,7 @@ public final class BodyStore {
      * length while it is small; once it is humongous (half a region or more with its header), the whole
      * regions it occupies, which no other object shares. A 1 MiB body in 1 MiB regions takes 2 MiB.
      */
-    long arrayCost(long n) {
+    public long arrayCost(long n) {
         long withHeader = n + 16;
         if (withHeader < region / 2) {
             return n;

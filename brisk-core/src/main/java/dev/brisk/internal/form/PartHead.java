@@ -57,6 +57,16 @@ final class PartHead {
         }
     }
 
+    /** {@return what this head holds of the heap, roughly, with its part's share of the records holding it} */
+    long heapCost(FormMemory memory) {
+        long c = FormMemory.ENTRY + 16 + 4L * fields.length + memory.cost(name)
+                + (filename == null ? 0 : memory.cost(filename));
+        for (String f : fields) {
+            c += memory.cost(f);
+        }
+        return c;
+    }
+
     String header(String n) {
         for (int i = 0; i < fields.length; i += 2) {
             if (fields[i].equalsIgnoreCase(n)) {

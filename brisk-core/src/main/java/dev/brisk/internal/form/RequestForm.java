@@ -26,6 +26,10 @@ import java.util.Map;
  *    └──a read fails──▶ FAILED (what was stored given back; the same exception again)
  * </pre>
  *
+ * <p>What the form holds beyond its body's bytes (decoded fields, stored parts' heads) is charged to
+ * {@code body-memory-budget} through {@link FormMemory}, a 503 when it does not fit, and given back by
+ * {@link #release}.
+ *
  * <p>Owned by its exchange; the handler's thread only.
  */
 public final class RequestForm {
@@ -34,6 +38,7 @@ public final class RequestForm {
 
     private final FormOptions limits;
     private final BodyStore store;
+    private final FormMemory memory;
     private Map<String, List<String>> fields;
     private StoredParts stored;
     private Multipart streamed;
@@ -43,6 +48,7 @@ public final class RequestForm {
     public RequestForm(FormOptions limits, BodyStore store) {
         this.limits = limits;
         this.store = store;
+        this.memory = new FormMemory(store);
     }
 
     /** The fields: a urlencoded body's pairs, or a multipart body's parts without a file name, as text. */
@@ -56,7 +62,7 @@ public final class RequestForm {
         if (URLENCODED.equals(type)) {
             try {
                 fields = UrlEncodedForm.parse(ctx.body(), Context.charsetOf(ct, StandardCharsets.UTF_8),
-                        limits.maxParts());
+                        limits.maxParts(), memory);
             } catch (RuntimeException e) {
                 failure = e;
                 throw e;
@@ -65,7 +71,9 @@ public final class RequestForm {
             Map<String, List<String>> m = new LinkedHashMap<>();
             for (Part p : parts(ctx)) {
                 if (p.filename() == null) {
-                    m.computeIfAbsent(p.name(), k -> new java.util.ArrayList<>(1)).add(p.text());
+                    String text = p.text();
+                    memory.chargeField(text, "the form's fields"); // the stored bytes are charged, not their text
+                    m.computeIfAbsent(p.name(), k -> new java.util.ArrayList<>(1)).add(text);
                 }
             }
             m.replaceAll((k, v) -> Collections.unmodifiableList(v));
@@ -106,7 +114,7 @@ public final class RequestForm {
             throw new IllegalStateException("parts() needs a running server's body store");
         }
         try {
-            stored = StoredParts.read(new PartReader(ctx.bodyAsStream(), boundary, limits), store, limits);
+            stored = StoredParts.read(new PartReader(ctx.bodyAsStream(), boundary, limits), store, limits, memory);
         } catch (RuntimeException e) {
             failure = e;
             throw e;
@@ -114,11 +122,12 @@ public final class RequestForm {
         return stored.parts();
     }
 
-    /** The handler is done: stored parts give back their memory and files. Once. */
+    /** The handler is done: stored parts give back their memory and files, the fields theirs. Once. */
     public void release() {
         if (stored != null) {
             stored.release();
         }
+        memory.release();
     }
 
     private void rethrow() {

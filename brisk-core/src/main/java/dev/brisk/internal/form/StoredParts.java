@@ -19,7 +19,8 @@ import java.util.List;
  * in a temporary file (under {@code body-spool-disk}), each through a {@link BodyWriter} as a buffered
  * request body is. A small part is read into a scratch array first, so it reserves exactly its size.
  * {@link #release} gives everything back (files deleted); a read that fails gives back at once what it
- * stored. The handler's thread only.
+ * stored. Each part's head (and its share of the list and records) is charged to the same budget
+ * through the form's {@link FormMemory}. The handler's thread only.
  */
 final class StoredParts {
     private static final int SCRATCH = 8 * 1024;
@@ -30,12 +31,13 @@ final class StoredParts {
     }
 
     /** Reads every part from {@code reader}; the caller must {@link #release} the result. */
-    static StoredParts read(PartReader reader, BodyStore store, FormOptions limits) {
+    static StoredParts read(PartReader reader, BodyStore store, FormOptions limits, FormMemory memory) {
         StoredParts all = new StoredParts();
         byte[] scratch = new byte[SCRATCH];
         try {
             PartHead head;
             while ((head = reader.next()) != null) {
+                memory.charge(head.heapCost(memory), "the form's part headers");
                 all.parts.add(new Stored(head, store(reader, store, limits.spoolThreshold(), scratch)));
             }
         } catch (RuntimeException | Error e) { // an Error too (an OutOfMemoryError): the budget and files come back

@@ -16,15 +16,20 @@ import java.util.Map;
  * {@code &}, {@code +} a space, {@code %XX} a byte, the bytes decoded in the body's charset (UTF-8
  * unless the {@code Content-Type} says otherwise). Strict: a {@code %} not followed by two hex digits,
  * or bytes that are not valid in the charset, are a 400 naming the fault, never a replacement
- * character; more pairs than {@code form-max-parts} are a 413. Empty pairs ({@code a&&b}) are skipped,
+ * character; more pairs than {@code form-max-parts} are a 413; the decoded pairs are charged to the
+ * request-body memory budget ({@link FormMemory}). Empty pairs ({@code a&&b}) are skipped,
  * a pair without {@code =} has the empty value. Stateless.
  */
 final class UrlEncodedForm {
     private UrlEncodedForm() {
     }
 
-    /** {@return the fields, in the order first sent, unmodifiable} */
-    static Map<String, List<String>> parse(byte[] body, Charset charset, int maxPairs) {
+    /**
+     * {@return the fields, in the order first sent, unmodifiable}
+     *
+     * @param memory charged each pair's strings as they are decoded (a 503 when the budget is spent)
+     */
+    static Map<String, List<String>> parse(byte[] body, Charset charset, int maxPairs, FormMemory memory) {
         Map<String, List<String>> map = new LinkedHashMap<>();
         byte[] scratch = new byte[Math.min(body.length, 256)];
         int pairs = 0;
@@ -38,6 +43,7 @@ final class UrlEncodedForm {
                 int eq = indexOf(body, (byte) '=', from, end);
                 String name = decode(body, from, eq, charset, scratch);
                 String value = eq == end ? "" : decode(body, eq + 1, end, charset, scratch);
+                memory.charge(memory.cost(name) + memory.cost(value) + FormMemory.ENTRY, "the form's fields");
                 map.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
             }
             from = end + 1;
