@@ -42,6 +42,11 @@ import java.util.StringJoiner;
  * allowed is served as usual, without CORS headers: the browser then keeps the answer from the page.
  * CORS is not access control: it only tells browsers what pages of other origins may read.
  *
+ * <p><b>The engine's own answers.</b> A request refused before any middleware runs (a body over the
+ * route's limit, a body no budget can take, a request shed, a body too slow) gets the CORS headers of
+ * its route's innermost {@code Cors} ({@link #answerHeaders}) on its {@code 413}, {@code 503} or
+ * {@code 408}, so a page of an allowed origin can read it.
+ *
  * <p><b>Before routing.</b> A preflight for a path whose routes have no {@code OPTIONS} is still answered
  * by CORS, never by the automatic {@code OPTIONS} or a {@code 405}: app middleware wraps the automatic
  * answers, and for a CORS middleware on a group or a route, the app runs the preflight through the
@@ -63,6 +68,7 @@ import java.util.StringJoiner;
  */
 public final class Cors implements Middleware {
     private static final Set<Method> SAFELISTED = EnumSet.of(Method.GET, Method.HEAD, Method.POST);
+    private static final List<String> VARY_ONLY = List.of("Vary", "Origin");
 
     private final boolean anyOrigin;
     private final Origins origins;
@@ -134,6 +140,44 @@ public final class Cors implements Middleware {
             }
             next.handle(ctx);
         };
+    }
+
+    /**
+     * The headers this policy puts on the answer to a request that is not a preflight, as name, value,
+     * name, value...: {@code Vary: Origin} (unless every origin is allowed) and, for an allowed origin,
+     * {@code Access-Control-Allow-Origin} and the rest. The server adds them to the answers it gives
+     * before the chain runs (a body larger than the route allows, a request shed by load control or the
+     * body budget, a body arriving too slowly), so that a page of an allowed origin reads their status
+     * instead of a network error.
+     *
+     * @param originFields the request's {@code Origin} fields (exactly one, for an origin to be allowed)
+     * @return the fields, possibly none; unmodifiable
+     */
+    public List<String> answerHeaders(List<String> originFields) {
+        if (anyOrigin) {
+            return credentialsAndExposed("*");
+        }
+        if (originFields.size() != 1 || !origins.allows(originFields.get(0))) {
+            return VARY_ONLY;
+        }
+        List<String> h = new ArrayList<>(List.of("Vary", "Origin"));
+        h.addAll(credentialsAndExposed(originFields.get(0)));
+        return List.copyOf(h);
+    }
+
+    private List<String> credentialsAndExposed(String allowOrigin) {
+        List<String> h = new ArrayList<>(6);
+        h.add("Access-Control-Allow-Origin");
+        h.add(allowOrigin);
+        if (credentials) {
+            h.add("Access-Control-Allow-Credentials");
+            h.add("true");
+        }
+        if (exposeHeaders != null) {
+            h.add("Access-Control-Expose-Headers");
+            h.add(exposeHeaders);
+        }
+        return List.copyOf(h);
     }
 
     /** Whether the request's one {@code Origin} is allowed; two are malformed, and neither can be trusted. */

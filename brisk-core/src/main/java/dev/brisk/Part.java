@@ -44,10 +44,10 @@ public interface Part {
     /**
      * The content as a stream. A streamed part has one stream, read from the body as it arrives: it
      * ends at the part's end, and asking for the next part skips what was not read. A stored part gives
-     * a new stream at each call, valid until the handler returns; one given as the answer
-     * ({@code ctx.stream(part.content())}) is kept, with the part's memory or file, until it is sent —
-     * that stream itself, not one wrapping it (a {@code BufferedInputStream} around it ends with the
-     * handler, and the answer with it).
+     * a new stream at each call, valid until the handler returns — or, when the handler answers with a
+     * stream ({@code ctx.stream(part.content())}, or any stream that reads from a part, such as a
+     * {@code BufferedInputStream} around it), until that answer is sent: every stored part keeps its
+     * memory or file until the answer's stream is closed.
      * Reads throw unchecked {@link HttpException}s (413 over a limit, 400 malformed) the handler lets
      * propagate.
      *

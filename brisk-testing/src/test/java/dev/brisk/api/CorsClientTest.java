@@ -35,7 +35,9 @@ class CorsClientTest {
                 g.post("/todos", ctx -> ctx.status(201).header("X-Request-Id", "r1").text("created"));
                 g.patch("/todos/{id}", ctx -> ctx.text("patched " + ctx.pathParam("id")));
                 g.delete("/todos/{id}", ctx -> ctx.status(204)); // a method the policy does not allow
+                g.post("/notes", ctx -> ctx.text("noted")).maxBodySize(100);
             });
+            cfg.post("/public-notes", ctx -> ctx.text("noted")).maxBodySize(100);
             cfg.get("/public", ctx -> ctx.text("no cors here"));
         });
     }
@@ -119,6 +121,43 @@ class CorsClientTest {
         HttpResponse<String> r = server.get("/public", "Origin", "https://example.com");
         assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
         assertThat(r.headers().firstValue("Vary")).isEmpty();
+    }
+
+    /**
+     * A body over the route's limit is refused by the engine before any handler or middleware runs; the
+     * 413 still carries the route's CORS headers, so the page reads "too large" instead of a network
+     * error, over HTTP/1.1 and HTTP/2.
+     */
+    @Test
+    void theEnginesOwnRefusalsCarryTheRoutesCorsHeaders() throws Exception {
+        HttpResponse<String> r = server.post("/api/notes", "text/plain", "x".repeat(200), "Origin", "https://example.com");
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(r.body()).isEqualTo("Request body is larger than 100 bytes\n");
+        assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://example.com");
+        assertThat(r.headers().firstValue("Access-Control-Allow-Credentials")).hasValue("true");
+        assertThat(r.headers().firstValue("Access-Control-Expose-Headers")).hasValue("X-Request-Id");
+        assertThat(r.headers().allValues("Vary")).containsExactly("Origin");
+        HttpResponse<String> evil = server.post("/api/notes", "text/plain", "x".repeat(200),
+                "Origin", "https://example.com.evil.org");
+        assertThat(evil.statusCode()).isEqualTo(413);
+        assertThat(evil.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        assertThat(evil.headers().allValues("Vary")).containsExactly("Origin");
+        HttpResponse<String> outside = server.post("/public-notes", "text/plain", "x".repeat(200),
+                "Origin", "https://example.com");
+        assertThat(outside.statusCode()).isEqualTo(413);
+        assertThat(outside.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        assertThat(outside.headers().firstValue("Vary")).isEmpty();
+
+        assumeTrue(Curl.available(), "curl is not installed");
+        String base = "http://127.0.0.1:" + server.port();
+        for (String version : new String[] {"--http1.1", "--http2-prior-knowledge"}) {
+            assertThat(Curl.run(version, "-H", "Origin: http://localhost:3000", "--data-binary", "x".repeat(200),
+                    base + "/api/notes"))
+                    .as(version).matches("(?s)HTTP/(1\\.1|2) 413 .*")
+                    .containsIgnoringCase("\naccess-control-allow-origin: http://localhost:3000\n")
+                    .containsIgnoringCase("\nvary: Origin\n")
+                    .endsWith("\n\nRequest body is larger than 100 bytes\n");
+        }
     }
 
     @Test

@@ -40,7 +40,10 @@ class CorsWireTest {
     private BriskTestServer appWide() {
         return Wire.start(engine, cfg -> {
             cfg.use(CORS);
+            cfg.options().bodyMemoryBudget(64 * 1024);
             cfg.post("/things", ctx -> ctx.status(201).header("X-Total", "1").text("made"));
+            cfg.post("/small", ctx -> ctx.text("small")).maxBodySize(10);
+            cfg.post("/large", ctx -> ctx.text("large")).maxBodySize(1 << 20);
             cfg.get("/fails", ctx -> {
                 ctx.header("X-Handler", "dropped");
                 throw new HttpException.Conflict("no");
@@ -142,6 +145,45 @@ class CorsWireTest {
             String notFound = exchange(t, "GET /nowhere HTTP/1.1", "Origin: https://example.com");
             assertThat(notFound).startsWith("HTTP/1.1 404 Not Found\r\n")
                     .contains("\r\nAccess-Control-Allow-Origin: https://example.com\r\n");
+        }
+    }
+
+    /**
+     * The engine's own answers, given before any middleware runs (a body over the route's limit, a body
+     * the memory budget cannot take), carry the route's CORS headers too: a page reads their status.
+     */
+    @Test
+    void theEnginesOwnRefusalsCarryTheCorsHeaders() {
+        try (BriskTestServer t = appWide()) {
+            String tooLarge = exchange(t, "POST /small HTTP/1.1", "Origin: https://example.com", "Content-Length: 11");
+            assertThat(tooLarge).isEqualTo("HTTP/1.1 413 Content Too Large\r\n"
+                    + "Date: *\r\n"
+                    + "Content-Type: text/plain; charset=utf-8\r\n"
+                    + "Content-Length: 37\r\n"
+                    + "Connection: close\r\n"
+                    + "Vary: Origin\r\n"
+                    + "Access-Control-Allow-Origin: https://example.com\r\n"
+                    + "Access-Control-Allow-Credentials: true\r\n"
+                    + "Access-Control-Expose-Headers: X-Total\r\n"
+                    + "\r\n"
+                    + "Request body is larger than 10 bytes\n");
+            String noMemory = exchange(t, "POST /large HTTP/1.1", "Origin: https://a.example.org",
+                    "Content-Length: 100000");
+            assertThat(noMemory).startsWith("HTTP/1.1 503 Service Unavailable\r\n")
+                    .contains("\r\nRetry-After: 1\r\n")
+                    .contains("\r\nAccess-Control-Allow-Origin: https://a.example.org\r\n")
+                    .endsWith("\r\n\r\nService Unavailable: no request-body memory free, retry shortly\n");
+            assertThat(exchange(t, "POST /small HTTP/1.1", "Origin: https://example.net", "Content-Length: 11"))
+                    .as("an origin not allowed: Vary only").startsWith("HTTP/1.1 413 Content Too Large\r\n")
+                    .contains("\r\nVary: Origin\r\n").doesNotContain("Access-Control-");
+        }
+        try (BriskTestServer t = grouped()) {
+            assertThat(exchange(t, "POST /api/exact HTTP/1.1", "Origin: https://example.com",
+                    "Content-Length: 2000000")).as("a group's route").startsWith("HTTP/1.1 413 ")
+                    .contains("\r\nAccess-Control-Allow-Origin: https://example.com\r\n");
+            assertThat(exchange(t, "POST /open HTTP/1.1", "Origin: https://example.com", "Content-Length: 2000000"))
+                    .as("a route without CORS").startsWith("HTTP/1.1 413 ").doesNotContain("Vary")
+                    .doesNotContain("Access-Control-");
         }
     }
 

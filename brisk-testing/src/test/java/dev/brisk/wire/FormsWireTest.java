@@ -95,6 +95,11 @@ class FormsWireTest {
         // a stored part sent back as the answer: read after the handler returned, while it is sent
         cfg.post("/echo-part", ctx -> ctx.contentType("application/octet-stream")
                 .stream(ctx.part(ctx.queryParam("name")).content())).maxBodySize(4L << 20);
+        // the same through a wrapper: the answer reads the part without being its stream
+        cfg.post("/echo-part-wrapped", ctx -> ctx.contentType("application/octet-stream")
+                .stream(new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(new byte[] {'>'}),
+                        new java.io.BufferedInputStream(ctx.part(ctx.queryParam("name")).content(), 1024))))
+                .maxBodySize(4L << 20);
     }
 
     private static String streamed(Context ctx) throws IOException {
@@ -196,7 +201,7 @@ class FormsWireTest {
     }
 
     @Test
-    void aStoredPartSentAsTheAnswerIsWholeAndGivenBackOnceSent() throws Exception {
+    void aStoredPartSentAsTheAnswerIsWholeAndGivenBackOnceSent() throws Exception { // itself or through a wrapper
         try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
             byte[] small = random(1000, 5);
             byte[] large = random(300 * KIB, 6); // over form-spool-threshold: in a file
@@ -209,6 +214,13 @@ class FormsWireTest {
                 RawConnection.Response m = post(c, "/echo-part?name=small", form);
                 assertThat(m.bodyBytes()).as("the part held in memory").isEqualTo(small);
                 awaitNothingHeld(t);
+                for (String name : new String[] {"large", "small"}) {
+                    byte[] w = post(c, "/echo-part-wrapped?name=" + name, form).bodyBytes();
+                    assertThat(w.length).as("wrapped " + name).isEqualTo(1 + (name.equals("large") ? large : small).length);
+                    assertThat(java.util.Arrays.copyOfRange(w, 1, w.length)).as("wrapped " + name, ", whole")
+                            .isEqualTo(name.equals("large") ? large : small);
+                    awaitNothingHeld(t);
+                }
             }
         }
     }

@@ -21,7 +21,8 @@ import java.util.Map;
  *
  * <pre>
  *   NEW ──fields, urlencoded──▶ FIELDS
- *    ├──parts / fields, multipart──▶ STORED ──release (the handler returned)──▶ RELEASED (files deleted)
+ *    ├──parts / fields, multipart──▶ STORED ──release (the handler returned)──▶ RELEASED (files deleted,
+ *    │                                   or once an answer's stream that holds them is closed)
  *    ├──multipart──▶ STREAMED (parts() then refused: the body is being read part by part)
  *    └──a read fails──▶ FAILED (what was stored given back; the same exception again)
  * </pre>
@@ -120,6 +121,16 @@ public final class RequestForm {
             throw e;
         }
         return stored.parts();
+    }
+
+    /**
+     * The handler answered with {@code response}, a stream read after it returns: stored parts stay
+     * until it is closed (it may read from one of them). On the handler's thread, before {@link #release}.
+     *
+     * @return the stream to send instead (the same when no part is stored)
+     */
+    public java.io.InputStream holdFor(java.io.InputStream response) {
+        return stored == null ? response : stored.holdFor(response);
     }
 
     /** The handler is done: stored parts give back their memory and files, the fields theirs. Once. */

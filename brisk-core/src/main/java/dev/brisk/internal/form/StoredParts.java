@@ -8,10 +8,13 @@ import dev.brisk.internal.body.BodyWriter;
 import dev.brisk.internal.http.HttpParseException;
 import dev.brisk.internal.web.BodyUnavailableException;
 import dev.brisk.internal.web.RequestBody;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Every part of a multipart body, stored for {@code Context.parts()}: a part of at most
@@ -85,7 +88,45 @@ final class StoredParts {
         return view;
     }
 
-    /** Gives back the memory and files of every part. */
+    /**
+     * The handler answered with {@code response}, read after it returns and possibly from a part (itself
+     * or through a wrapper): every part gets a holder that {@code response}'s close lets go.
+     *
+     * @return the stream to send in its place; closing it closes {@code response}, then lets go once
+     */
+    InputStream holdFor(InputStream response) {
+        List<RequestBody> held = new ArrayList<>(parts.size());
+        for (Stored p : parts) {
+            if (p.body.retain()) {
+                held.add(p.body);
+            }
+        }
+        return held.isEmpty() ? response : new HeldBy(response, held);
+    }
+
+    /** An answer's stream that holds the parts until it is closed. Closed once by the response's sender. */
+    private static final class HeldBy extends FilterInputStream {
+        private final List<RequestBody> held;
+        private final AtomicBoolean open = new AtomicBoolean(true);
+
+        HeldBy(InputStream in, List<RequestBody> held) {
+            super(in);
+            this.held = held;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            } finally {
+                if (open.compareAndSet(true, false)) {
+                    held.forEach(RequestBody::release);
+                }
+            }
+        }
+    }
+
+    /** Gives back the memory and files of every part (an answer's stream may still hold them, see {@link #holdFor}). */
     void release() {
         for (Stored p : parts) {
             p.body.release();
@@ -122,7 +163,7 @@ final class StoredParts {
 
         @Override
         public InputStream content() {
-            return new PartContent(body);
+            return body.stream();
         }
 
         @Override

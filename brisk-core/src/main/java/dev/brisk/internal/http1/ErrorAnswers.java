@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The answers the engine gives itself, before or instead of a handler: a request shed by load control
  * or because its body does not fit the server's body budgets (503 + Retry-After) and a request refused while parsed or read (400, 408, 413, 431, 500 ...). Both
- * are short plain-text answers, counted, recorded and framed by one path. Loop thread only.
+ * are short plain-text answers, counted, recorded and framed by one path, with the CORS fields of the
+ * request's route when it has a CORS middleware ({@link Exchange#refusalHeaders}). Loop thread only.
  */
 final class ErrorAnswers {
     static final byte[] SHED_BODY = "Service Unavailable: too many requests in flight, retry shortly\n"
@@ -75,7 +76,7 @@ final class ErrorAnswers {
         recorder.responded(Recorder.SHED, 503, ex, null, id, parser.head() ? 0 : body.length);
         int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
-        return answer(503, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id),
+        return answer(503, withCors(ex, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id)),
                 body, connection);
     }
 
@@ -88,8 +89,20 @@ final class ErrorAnswers {
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         String id = !echoIds ? null : ex != null ? ex.requestId() : RequestIds.generate();
         recorder.responded(Recorder.REFUSED, status, ex, null, id, parser.head() ? 0 : body.length);
-        return answer(status, id == null ? List.of() : List.of(RequestIds.HEADER, id), body,
-                ResponseEncoder.CONNECTION_CLOSE);
+        List<String> headers = id == null ? List.of() : List.of(RequestIds.HEADER, id);
+        return answer(status, ex == null ? headers : withCors(ex, headers), body, ResponseEncoder.CONNECTION_CLOSE);
+    }
+
+    /** {@code headers} and, after them, the CORS fields of {@code ex}'s route (so a page can read the refusal). */
+    private static List<String> withCors(Exchange ex, List<String> headers) {
+        List<String> cors = ex.refusalHeaders();
+        if (cors.isEmpty()) {
+            return headers;
+        }
+        List<String> all = new java.util.ArrayList<>(headers.size() + cors.size());
+        all.addAll(headers);
+        all.addAll(cors);
+        return all;
     }
 
     /** The answer's bytes; to a HEAD request its head only (RFC 9110 9.3.2), with the length GET would get. */

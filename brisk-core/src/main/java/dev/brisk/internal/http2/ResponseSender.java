@@ -213,7 +213,7 @@ final class ResponseSender {
 
     /**
      * The engine's own short answer on {@code s}, before or instead of its handler (431, 413, 408,
-     * 500, 501, 503): plain text, recorded as {@code kind}.
+     * 500, 501, 503): plain text, recorded as {@code kind}, with the CORS fields of the request's route.
      */
     void refusal(Http2Stream s, int kind, int status, String message) {
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
@@ -228,6 +228,12 @@ final class ResponseSender {
         }
         if (id != null) {
             encoder.field(RequestIds.HEADER, id);
+        }
+        if (s.exchange != null) {
+            List<String> cors = s.exchange.refusalHeaders(); // so a page can read the refusal
+            for (int i = 0; i < cors.size(); i += 2) {
+                encoder.field(cors.get(i).toLowerCase(java.util.Locale.ROOT), cors.get(i + 1));
+            }
         }
         s.status = status;
         s.bodyBytes = s.head ? 0 : body.length;

@@ -2,6 +2,7 @@ package dev.brisk.internal.web;
 
 import dev.brisk.BodyHandler;
 import dev.brisk.BriskConfig;
+import dev.brisk.Cors;
 import dev.brisk.ConfigSource;
 import dev.brisk.Dispatch;
 import dev.brisk.ExceptionHandler;
@@ -459,6 +460,16 @@ public final class AppConfig implements BriskConfig {
         }
     }
 
+    /** The CORS policy a chain applies last (its headers win), or null. */
+    private static Cors innermostCors(List<Middleware> mw) {
+        for (int i = mw.size() - 1; i >= 0; i--) {
+            if (mw.get(i) instanceof Cors c) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     /** Builds the chains once and freezes this config. */
     public App freeze(ServerOptions opts) {
         requireCodecWhereDeclared();
@@ -471,6 +482,7 @@ public final class AppConfig implements BriskConfig {
         WebSockets webSockets = new WebSockets(opts.webSocket(), opts.writeTimeout());
         // routes whose middleware is more than the app's: their preflights run through it (see Routing)
         Map<CompiledRoute, List<Middleware>> guarded = new IdentityHashMap<>();
+        Map<CompiledRoute, Cors> corsByRoute = new IdentityHashMap<>(); // for the engine's own answers
         for (RouteSpec r : routes) {
             Handler h;
             List<Middleware> mw = null;
@@ -487,6 +499,10 @@ public final class AppConfig implements BriskConfig {
             CompiledRoute compiled = new CompiledRoute(r.method, r.path, Router.paramNames(r.path), h, d, r.neverShed,
                     r.maxBodySize, r.streamBody);
             router.add(compiled);
+            Cors cors = mw == null ? null : innermostCors(mw);
+            if (cors != null) {
+                corsByRoute.put(compiled, cors);
+            }
             if (mw != null && mw.size() > middleware.size()) {
                 guarded.put(compiled, mw);
             }
@@ -497,7 +513,7 @@ public final class AppConfig implements BriskConfig {
             router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
                     Dispatch.EVENT_LOOP, true));
         }
-        RequestServices services = new RequestServices(codec, opts.forms());
+        RequestServices services = new RequestServices(codec, opts.forms(), corsByRoute);
         Routing routing = new Routing(router, chains, guarded, services, opts.dispatch());
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
         return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services);

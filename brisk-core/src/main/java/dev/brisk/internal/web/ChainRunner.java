@@ -33,9 +33,7 @@ final class ChainRunner {
             }
         }
         failures.errorPage(ex);
-        if (ex.responseStream() instanceof dev.brisk.internal.form.PartContent part) {
-            part.hold(); // a stored part sent as the answer outlives the handler, until it is sent
-        }
+        ex.holdPartsForAnswer(); // a stored part sent as the answer (or read by it) outlives the handler
         try {
             ResponseCompression.apply(ex);
         } catch (RuntimeException e) {

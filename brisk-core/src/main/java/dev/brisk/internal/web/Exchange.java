@@ -153,6 +153,18 @@ public final class Exchange extends ResponseState {
         this.requestBody = body;
     }
 
+    /**
+     * The answer is a stream, read after the handler returns: the stored parts of the request's form
+     * stay until that stream is closed, since it may be one of them or read from one. The handler's
+     * thread, after the chain and before {@link #releaseBody}.
+     */
+    void holdPartsForAnswer() {
+        java.io.InputStream answer = responseStream();
+        if (answer != null && rare != null && rare.form != null) {
+            ownedStream(rare.form.holdFor(answer));
+        }
+    }
+
     /** The handler is done: it lets go of the body if it used it. The handler's thread, once. */
     public void releaseBody() {
         if (rare != null && rare.form != null) {
@@ -199,6 +211,16 @@ public final class Exchange extends ResponseState {
     /** Whether {@link App#dispatch} runs this exchange's chain on the calling (I/O) thread, to the end. */
     public boolean runsOnCallingThread() {
         return dispatchMode == Dispatch.EVENT_LOOP && !bodyDeferred && !streamsBody();
+    }
+
+    /**
+     * The CORS fields (name, value...) for an answer the engine gives this request instead of its chain
+     * (a body too large or too slow, a request shed): its route's CORS policy's for its {@code Origin},
+     * none when the route has no CORS middleware. The thread that refuses it.
+     */
+    public List<String> refusalHeaders() {
+        dev.brisk.Cors cors = services == null ? null : services.cors(route);
+        return cors == null ? List.of() : cors.answerHeaders(headers("Origin"));
     }
 
     /** Whether the concurrency limit must let this request through (its route says so). */

@@ -157,6 +157,14 @@ abstract class ResponseState extends RequestHeadState implements Context {
     }
 
     /**
+     * Replaces the body stream with one that wraps and owns it (closing it closes the old one). Content
+     * type and headers stay.
+     */
+    void ownedStream(InputStream wrapper) {
+        responseStream = wrapper;
+    }
+
+    /**
      * Replaces the body stream with its encoding stream (compression), which owns the old one now: it is
      * not closed here. Content type and headers stay.
      */
