@@ -174,6 +174,56 @@ class StaticFilesClientTest {
         }
     }
 
+    /**
+     * A class loader whose own URL handler tells no length (its connection reports -1, as a loader
+     * over memory or a custom archive may): the resource is served whole, with ranges, not as empty.
+     */
+    @Test
+    void aResourceWhoseConnectionTellsNoLengthIsServedWhole() {
+        byte[] content = Arrays.copyOf(StaticTree.big(), 70_000); // above the inline limit: streamed
+        java.net.URLStreamHandler handler = new java.net.URLStreamHandler() {
+            @Override
+            protected java.net.URLConnection openConnection(java.net.URL u) {
+                return new java.net.URLConnection(u) {
+                    @Override
+                    public void connect() {
+                    }
+
+                    @Override
+                    public java.io.InputStream getInputStream() {
+                        return new java.io.ByteArrayInputStream(content);
+                    }
+                };
+            }
+        };
+        ClassLoader memory = new ClassLoader(null) {
+            @Override
+            protected java.net.URL findResource(String name) {
+                if (!name.equals("mem/data.bin")) {
+                    return null;
+                }
+                try {
+                    return java.net.URL.of(java.net.URI.create("mem:/data.bin"), handler);
+                } catch (java.net.MalformedURLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg ->
+                cfg.staticFiles("/mem", StaticFiles.classpath(memory, "mem")))) {
+            HttpResponse<byte[]> whole = t.getBytes("/mem/data.bin");
+            assertThat(whole.statusCode()).isEqualTo(200);
+            assertThat(whole.headers().firstValue("Content-Length")).hasValue("70000");
+            assertThat(whole.body()).isEqualTo(content);
+            HttpResponse<byte[]> again = t.getBytes("/mem/data.bin");
+            assertThat(again.body()).as("every read opens the URL anew").isEqualTo(content);
+            HttpResponse<byte[]> r = t.getBytes("/mem/data.bin", "Range", "bytes=69990-");
+            assertThat(r.statusCode()).isEqualTo(206);
+            assertThat(r.body()).isEqualTo(Arrays.copyOfRange(content, 69990, 70000));
+            assertThat(t.get("/mem/other.bin").statusCode()).isEqualTo(404);
+        }
+    }
+
     private static void entry(JarOutputStream out, String name, byte[] data) throws IOException {
         JarEntry e = new JarEntry(name);
         e.setTime(StaticTree.MODIFIED.toEpochMilli());

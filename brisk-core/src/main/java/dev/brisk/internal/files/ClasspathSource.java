@@ -2,6 +2,7 @@ package dev.brisk.internal.files;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -17,7 +18,7 @@ import java.util.jar.JarEntry;
  * Resources of a class loader under a root name, such as {@code public}: from jars (the entry's size,
  * time and CRC give the metadata; a jar's directory entries are directories), from directories on the
  * class path (then as files, sent straight from the file), or any other URL the loader gives (its
- * connection's length and time). On the module path a resource in a named module is found only when
+ * connection's length and time; a length it does not give is counted by reading the resource once). On the module path a resource in a named module is found only when
  * its directory is not a package, or the package is open: name the root so it is not a Java package
  * name ({@code public}, {@code static}, {@code META-INF/resources}).
  *
@@ -75,7 +76,7 @@ public final class ClasspathSource implements Source {
             }
             return new JarResource(jar, e);
         }
-        return new UrlResource(c);
+        return UrlResource.of(url, c);
     }
 
     /** An entry of a jar; its stream comes from the jar file the JDK keeps open for the loader. */
@@ -122,16 +123,32 @@ public final class ClasspathSource implements Source {
         }
     }
 
-    /** Any other resource URL: what its connection tells. */
-    private record UrlResource(URLConnection connection) implements Resource {
-        @Override
-        public boolean isDirectory() {
-            return false;
+    /**
+     * Any other resource URL: what its connection tells. A connection that does not tell the length
+     * (a class loader's own URL handler may not) has the resource read through once to count it, and
+     * every read then opens the URL anew (a connection gives its stream once); served as empty, as it
+     * once was, the answer would lose the content.
+     *
+     * @param reopen the URL to open for each read, or null to read {@code connection} (its length known)
+     */
+    private record UrlResource(URLConnection connection, URL reopen, long length) implements Resource {
+        static UrlResource of(URL url, URLConnection c) throws IOException {
+            long n = c.getContentLengthLong();
+            if (n >= 0) {
+                return new UrlResource(c, null, n);
+            }
+            try (InputStream in = c.getInputStream()) {
+                return new UrlResource(c, url, in.transferTo(OutputStream.nullOutputStream()));
+            }
+        }
+
+        private InputStream stream() throws IOException {
+            return reopen == null ? connection.getInputStream() : reopen.openStream();
         }
 
         @Override
-        public long length() {
-            return Math.max(0, connection.getContentLengthLong());
+        public boolean isDirectory() {
+            return false;
         }
 
         @Override
@@ -150,7 +167,7 @@ public final class ClasspathSource implements Source {
         public SizedBody open(long start, long count, Runnable release) throws IOException {
             InputStream in;
             try {
-                in = connection.getInputStream();
+                in = stream();
             } catch (IOException | RuntimeException e) {
                 release.run();
                 throw e;
@@ -160,7 +177,7 @@ public final class ClasspathSource implements Source {
 
         @Override
         public byte[] read(long start, int count) throws IOException {
-            try (InputStream in = connection.getInputStream()) {
+            try (InputStream in = stream()) {
                 in.skipNBytes(start);
                 return in.readNBytes(count);
             }
