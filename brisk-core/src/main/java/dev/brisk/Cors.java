@@ -42,10 +42,12 @@ import java.util.StringJoiner;
  * allowed is served as usual, without CORS headers: the browser then keeps the answer from the page.
  * CORS is not access control: it only tells browsers what pages of other origins may read.
  *
- * <p><b>The engine's own answers.</b> A request refused before any middleware runs (a body over the
- * route's limit, a body no budget can take, a request shed, a body too slow) gets the CORS headers of
- * its route's innermost {@code Cors} ({@link #answerHeaders}) on its {@code 413}, {@code 503} or
- * {@code 408}, so a page of an allowed origin can read it.
+ * <p><b>The engine's own answers.</b> A routed request refused before any middleware runs (a body over
+ * the route's limit, a body no budget can take, a request shed, a body too slow, a thread pool that
+ * refuses it) gets the CORS headers of its route's innermost {@code Cors} ({@link #answerHeaders}) on
+ * its {@code 413}, {@code 503}, {@code 408} or other refusal, so a page of an allowed origin can read
+ * it. Only the innermost policy counts there: with an outer {@code allowAnyOrigin()} and a stricter
+ * inner policy, such a refusal carries the inner one's answer.
  *
  * <p><b>Before routing.</b> A preflight for a path whose routes have no {@code OPTIONS} is still answered
  * by CORS, never by the automatic {@code OPTIONS} or a {@code 405}: app middleware wraps the automatic

@@ -240,6 +240,43 @@ class SseTest {
     }
 
     /**
+     * As above, for a stream opened by a handler that read a stored multipart part first: the event
+     * stream must stay the engine's own (a wrapper that holds the parts until the answer is sent would
+     * hide it, and the drain would wait the whole shutdown timeout).
+     */
+    @Test
+    void aShutdownEndsAStreamOpenedAfterReadingAStoredPart() throws Exception {
+        CountDownLatch opened = new CountDownLatch(1);
+        BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.options().shutdownTimeout(Duration.ofSeconds(20));
+            cfg.post("/forever", ctx -> {
+                byte[] job;
+                try (java.io.InputStream in = ctx.part("job").content()) {
+                    job = in.readAllBytes();
+                }
+                ctx.sse(sink -> {
+                    sink.data(new String(job, StandardCharsets.UTF_8));
+                    opened.countDown();
+                });
+            });
+        });
+        String body = "--b\r\nContent-Disposition: form-data; name=\"job\"\r\n\r\nnightly\r\n--b--\r\n";
+        try (Socket s = new Socket("127.0.0.1", t.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /forever HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+            assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(readUntil(s.getInputStream(), "data: nightly")).startsWith("HTTP/1.1 200");
+            long start = System.nanoTime();
+            t.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the shutdown did not wait for the stream")
+                    .isLessThan(Duration.ofSeconds(10));
+        } finally {
+            t.close();
+        }
+    }
+
+    /**
      * As above, with {@code Compression} on: the event stream is gzip-encoded (its type is text), and the
      * encoder around it did not pass the shutdown on, so the drain waited the whole shutdown timeout.
      */

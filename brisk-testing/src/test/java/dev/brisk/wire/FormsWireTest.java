@@ -92,6 +92,28 @@ class FormsWireTest {
             throw new IllegalStateException("handler failed after storing its parts");
         }).maxBodySize(4L << 20);
         cfg.get("/hello", ctx -> ctx.text("hello"));
+        // parts stored, none read as a stream, then an answer that waits: the parts need not wait with it
+        cfg.post("/store-then-wait", ctx -> {
+            ctx.parts();
+            ctx.stream(new InputStream() {
+                private boolean done;
+
+                @Override
+                public int read() {
+                    if (done) {
+                        return -1;
+                    }
+                    answerBegan.countDown(); // the handler has returned: its answer is being sent
+                    try {
+                        answerMayEnd.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    done = true;
+                    return 'x';
+                }
+            });
+        }).maxBodySize(4L << 20);
         // a stored part sent back as the answer: read after the handler returned, while it is sent
         cfg.post("/echo-part", ctx -> ctx.contentType("application/octet-stream")
                 .stream(ctx.part(ctx.queryParam("name")).content())).maxBodySize(4L << 20);
@@ -222,6 +244,23 @@ class FormsWireTest {
                     awaitNothingHeld(t);
                 }
             }
+        }
+    }
+
+    private final java.util.concurrent.CountDownLatch answerBegan = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.CountDownLatch answerMayEnd = new java.util.concurrent.CountDownLatch(1);
+
+    /** An answer that is a stream holds only the stored parts the handler opened as streams: the others go at once. */
+    @Test
+    void partsNotReadAsStreamsAreGivenBackWhileAnUnrelatedAnswerIsSent() throws Exception {
+        try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
+            byte[] form = new Form().file("large", "l.bin", random(300 * KIB, 7)).end(); // in a file
+            c.send(multipart("/store-then-wait", form.length)).send(form);
+            assertThat(answerBegan.await(10, TimeUnit.SECONDS)).as("the answer began").isTrue();
+            awaitFiles(0); // the part's file is gone while the answer still waits (the body itself may be held)
+            answerMayEnd.countDown();
+            assertThat(c.read().body()).isEqualTo("x");
+            awaitNothingHeld(t);
         }
     }
 

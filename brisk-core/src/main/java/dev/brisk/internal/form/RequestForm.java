@@ -73,7 +73,12 @@ public final class RequestForm {
             for (Part p : parts(ctx)) {
                 if (p.filename() == null) {
                     String text = p.text();
-                    memory.chargeField(text, "the form's fields"); // the stored bytes are charged, not their text
+                    try {
+                        memory.chargeField(text, "the form's fields"); // the stored bytes are charged, not their text
+                    } catch (RuntimeException e) {
+                        failure = e; // asked again, the same answer: the texts charged so far are not charged twice
+                        throw e;
+                    }
                     m.computeIfAbsent(p.name(), k -> new java.util.ArrayList<>(1)).add(text);
                 }
             }

@@ -90,18 +90,22 @@ final class StoredParts {
 
     /**
      * The handler answered with {@code response}, read after it returns and possibly from a part (itself
-     * or through a wrapper): every part gets a holder that {@code response}'s close lets go.
+     * or through a wrapper): every part whose {@code content()} was opened gets a holder that
+     * {@code response}'s close lets go.
      *
      * @return the stream to send in its place; closing it closes {@code response}, then lets go once
      */
     InputStream holdFor(InputStream response) {
-        List<RequestBody> held = new ArrayList<>(parts.size());
+        List<RequestBody> held = null;
         for (Stored p : parts) {
-            if (p.body.retain()) {
+            if (p.opened && p.body.retain()) { // a part never read cannot be what the answer reads
+                if (held == null) {
+                    held = new ArrayList<>(2);
+                }
                 held.add(p.body);
             }
         }
-        return held.isEmpty() ? response : new HeldBy(response, held);
+        return held == null ? response : new HeldBy(response, held);
     }
 
     /** An answer's stream that holds the parts until it is closed. Closed once by the response's sender. */
@@ -134,8 +138,17 @@ final class StoredParts {
         parts.clear();
     }
 
-    /** A part held in memory or in a file. */
-    private record Stored(PartHead head, RequestBody body) implements Part {
+    /** A part held in memory or in a file; {@link #opened} once its content was asked for as a stream. */
+    private static final class Stored implements Part {
+        private final PartHead head;
+        private final RequestBody body;
+        private volatile boolean opened;
+
+        Stored(PartHead head, RequestBody body) {
+            this.head = head;
+            this.body = body;
+        }
+
         @Override
         public String name() {
             return head.name();
@@ -163,6 +176,7 @@ final class StoredParts {
 
         @Override
         public InputStream content() {
+            opened = true;
             return body.stream();
         }
 

@@ -90,6 +90,7 @@ public final class App {
     public void unavailable(Exchange ex) {
         ex.resetResponse();
         ErrorBodies.answer(ex, 503, "Service Unavailable");
+        ex.addRefusalHeaders();
     }
 
     /**

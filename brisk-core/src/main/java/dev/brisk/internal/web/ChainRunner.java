@@ -33,8 +33,8 @@ final class ChainRunner {
             }
         }
         failures.errorPage(ex);
-        ex.holdPartsForAnswer(); // a stored part sent as the answer (or read by it) outlives the handler
         try {
+            ex.holdPartsForAnswer(); // a stored part sent as the answer (or read by it) outlives the handler
             ResponseCompression.apply(ex);
         } catch (RuntimeException e) {
             // the answer goes out as it is: uncompressed is still right

@@ -83,6 +83,7 @@ final class Dispatcher {
         } catch (RejectedExecutionException e) {
             ex.resetResponse();
             ErrorBodies.answer(ex, 503, "Service Unavailable");
+            ex.addRefusalHeaders();
             ex.owner().complete(ex);
         }
     }

@@ -160,7 +160,10 @@ public final class Exchange extends ResponseState {
      */
     void holdPartsForAnswer() {
         java.io.InputStream answer = responseStream();
-        if (answer != null && rare != null && rare.form != null) {
+        // the engine's own streams (a file, an event stream, an encoding) never read a part, and the
+        // engine tells them by type: they are never wrapped
+        if (answer != null && rare != null && rare.form != null
+                && !(answer instanceof dev.brisk.internal.files.SizedBody) && !(answer instanceof DrainableBody)) {
             ownedStream(rare.form.holdFor(answer));
         }
     }
@@ -220,7 +223,22 @@ public final class Exchange extends ResponseState {
      */
     public List<String> refusalHeaders() {
         dev.brisk.Cors cors = services == null ? null : services.cors(route);
-        return cors == null ? List.of() : cors.answerHeaders(headers("Origin"));
+        if (cors == null) {
+            return List.of();
+        }
+        try {
+            return cors.answerHeaders(headers("Origin"));
+        } catch (IllegalStateException released) {
+            return List.of(); // the head is gone (a write that failed after the exchange let it go)
+        }
+    }
+
+    /** Adds {@link #refusalHeaders} to the answer: for the app's own 503s that replace a chain. */
+    void addRefusalHeaders() {
+        List<String> cors = refusalHeaders();
+        for (int i = 0; i < cors.size(); i += 2) {
+            header(cors.get(i), cors.get(i + 1));
+        }
     }
 
     /** Whether the concurrency limit must let this request through (its route says so). */
