@@ -181,6 +181,9 @@ class StaticFilesClientTest {
     @Test
     void aResourceWhoseConnectionTellsNoLengthIsServedWhole() {
         byte[] content = Arrays.copyOf(StaticTree.big(), 70_000); // above the inline limit: streamed
+        java.util.concurrent.atomic.AtomicReference<byte[]> current = new java.util.concurrent.atomic.AtomicReference<>(content);
+        java.util.concurrent.atomic.AtomicLong modified = new java.util.concurrent.atomic.AtomicLong(0);
+        java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
         java.net.URLStreamHandler handler = new java.net.URLStreamHandler() {
             @Override
             protected java.net.URLConnection openConnection(java.net.URL u) {
@@ -190,8 +193,14 @@ class StaticFilesClientTest {
                     }
 
                     @Override
+                    public long getLastModified() {
+                        return modified.get();
+                    }
+
+                    @Override
                     public java.io.InputStream getInputStream() {
-                        return new java.io.ByteArrayInputStream(content);
+                        opens.incrementAndGet();
+                        return new java.io.ByteArrayInputStream(current.get());
                     }
                 };
             }
@@ -221,6 +230,20 @@ class StaticFilesClientTest {
             assertThat(r.statusCode()).isEqualTo(206);
             assertThat(r.body()).isEqualTo(Arrays.copyOfRange(content, 69990, 70000));
             assertThat(t.get("/mem/other.bin").statusCode()).isEqualTo(404);
+
+            // with a last-modified time the count is remembered: one read per request, not two
+            modified.set(StaticTree.MODIFIED.toEpochMilli());
+            assertThat(t.getBytes("/mem/data.bin").body()).isEqualTo(content);
+            opens.set(0);
+            assertThat(t.getBytes("/mem/data.bin").body()).isEqualTo(content);
+            assertThat(opens.get()).as("the length counted before, the resource unchanged").isEqualTo(1);
+            // changed (a new time): counted again
+            byte[] shorter = Arrays.copyOf(content, 50_000);
+            current.set(shorter);
+            modified.set(StaticTree.MODIFIED.toEpochMilli() + 1000);
+            HttpResponse<byte[]> changed = t.getBytes("/mem/data.bin");
+            assertThat(changed.headers().firstValue("Content-Length")).hasValue("50000");
+            assertThat(changed.body()).isEqualTo(shorter);
         }
     }
 

@@ -27,8 +27,12 @@ import java.util.jar.JarEntry;
  * Immutable; thread-safe.
  */
 public final class ClasspathSource implements Source {
+    /** How many resources of unknown length {@link #counted} remembers before it starts again. */
+    private static final int COUNTED_MAX = 1024;
     private final ClassLoader loader;
     private final String root;
+    /** Lengths counted by reading, by URL: {last modified, length}; a resource changed since is counted again. */
+    private final java.util.concurrent.ConcurrentHashMap<String, long[]> counted = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param root the resource name prefix, without leading or trailing slash; empty for all */
     public ClasspathSource(ClassLoader loader, String root) {
@@ -76,7 +80,7 @@ public final class ClasspathSource implements Source {
             }
             return new JarResource(jar, e);
         }
-        return UrlResource.of(url, c);
+        return UrlResource.of(url, c, counted);
     }
 
     /** An entry of a jar; its stream comes from the jar file the JDK keeps open for the loader. */
@@ -127,19 +131,31 @@ public final class ClasspathSource implements Source {
      * Any other resource URL: what its connection tells. A connection that does not tell the length
      * (a class loader's own URL handler may not) has the resource read through once to count it, and
      * every read then opens the URL anew (a connection gives its stream once); served as empty, as it
-     * once was, the answer would lose the content.
+     * once was, the answer would lose the content. The count is remembered while the connection gives
+     * the same last-modified time (one that gives none is counted at each request).
      *
      * @param reopen the URL to open for each read, or null to read {@code connection} (its length known)
      */
     private record UrlResource(URLConnection connection, URL reopen, long length) implements Resource {
-        static UrlResource of(URL url, URLConnection c) throws IOException {
+        static UrlResource of(URL url, URLConnection c, java.util.Map<String, long[]> counted) throws IOException {
             long n = c.getContentLengthLong();
             if (n >= 0) {
                 return new UrlResource(c, null, n);
             }
-            try (InputStream in = c.getInputStream()) {
-                return new UrlResource(c, url, in.transferTo(OutputStream.nullOutputStream()));
+            String key = url.toExternalForm();
+            long modified = c.getLastModified();
+            long[] known = counted.get(key);
+            if (known != null && known[0] == modified && modified != 0) {
+                return new UrlResource(c, url, known[1]); // counted before, and not changed since
             }
+            try (InputStream in = c.getInputStream()) {
+                n = in.transferTo(OutputStream.nullOutputStream());
+            }
+            if (counted.size() >= COUNTED_MAX) {
+                counted.clear();
+            }
+            counted.put(key, new long[] {modified, n});
+            return new UrlResource(c, url, n);
         }
 
         private InputStream stream() throws IOException {
