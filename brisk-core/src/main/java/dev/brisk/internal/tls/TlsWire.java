@@ -74,8 +74,10 @@ public final class TlsWire implements Wire, Protocol {
     private boolean tls12;
     /** {@link #shutdownOutput} waits for {@code netOut} to be flushed. */
     private boolean shutdownAfterFlush;
-    /** {@code close_notify} (or the engine's closing alert) has been wrapped. */
-    private boolean closeWrapped;
+    /** Wraps made since the engine's outbound side was closed (the alerts it held, close_notify last). */
+    private int closeWraps;
+    /** Enough for every alert an engine queues on close (user_canceled and close_notify mid-handshake). */
+    private static final int MAX_CLOSE_WRAPS = 4;
     private long stalledSince;
     private long consumed; // plaintext handed up, to tell whether the protocol above took any
     private TlsInfo info;
@@ -157,10 +159,19 @@ public final class TlsWire implements Wire, Protocol {
         }
         plain.writeInterest(upper != null && upperWrites);
         if (upper == null) {
+            plain.readInterest(true); // off while the handshake's records waited for the socket
             if (handshake()) {
                 deliver();
             }
             return;
+        }
+        if (!tls12 && engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+            try {
+                afterHandshake(); // a key update's answer that waited for the socket
+            } catch (IOException e) {
+                close();
+                return;
+            }
         }
         if (upperWrites) {
             upper.onWritable();
@@ -366,15 +377,17 @@ public final class TlsWire implements Wire, Protocol {
      * (half-closing) or, while {@link #closing}, {@link #finishClosing} does.
      */
     private boolean closeOutput(boolean halfClose) throws IOException {
-        for (int round = 0; round < 2; round++) { // the records waiting, then close_notify
+        while (true) { // the records waiting, then what the engine still holds: close_notify last
             if (!flushRecords()) {
                 shutdownAfterFlush = halfClose;
                 return false;
             }
-            if (closeWrapped) {
+            // one record per wrap: an alert queued before it (user_canceled mid-handshake, a key
+            // update's answer) comes first; bounded, as mid-handshake an engine may not say it is done
+            if (engine.isOutboundDone() || closeWraps == MAX_CLOSE_WRAPS) {
                 break;
             }
-            closeWrapped = true; // once: mid-handshake the engine would go on with more alerts
+            closeWraps++;
             wrap(NOTHING, 1);
         }
         shutdownAfterFlush = false;
@@ -484,7 +497,11 @@ public final class TlsWire implements Wire, Protocol {
                     case NEED_WRAP -> {
                         wrap(NOTHING, 1);
                         if (!flush()) {
-                            return false; // the rest when the socket takes more
+                            // the rest when the socket takes more (onWritable); reading stops meanwhile, or
+                            // a peer that sent more (or its FIN) and takes nothing would wake this loop on
+                            // every turn, for nothing, until the handshake deadline
+                            plain.readInterest(false);
+                            return false;
                         }
                     }
                     case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
@@ -658,10 +675,15 @@ public final class TlsWire implements Wire, Protocol {
         if (upper != null && hs != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
                 && hs != SSLEngineResult.HandshakeStatus.FINISHED) {
             if (tls12) {
-                counters.failed();
-                throw new SSLException("TLS 1.2 renegotiation refused");
+                // a close_notify queued in the engine behind records the socket has not taken reads as
+                // NEED_WRAP too: only a handshake begun (a ClientHello) is a renegotiation
+                if (hs == SSLEngineResult.HandshakeStatus.NEED_TASK || engine.getHandshakeSession() != null) {
+                    counters.failed();
+                    throw new SSLException("TLS 1.2 renegotiation refused");
+                }
+            } else {
+                afterHandshake(); // TLS 1.3: a key update or a ticket to answer
             }
-            afterHandshake(); // TLS 1.3: a key update or a ticket to answer
         }
         releaseIfEmpty();
         return r.bytesProduced() > 0 || r.bytesConsumed() > 0 ? 1 : 0;
@@ -674,7 +696,9 @@ public final class TlsWire implements Wire, Protocol {
                 case NEED_TASK -> runTasks();
                 case NEED_WRAP -> {
                     wrap(NOTHING, 1);
-                    flush();
+                    if (!flush()) {
+                        return; // the socket is full: the answer goes on from onWritable, not in a spin here
+                    }
                 }
                 default -> {
                     return;
