@@ -9,8 +9,8 @@ import java.util.Set;
  * The TLS settings of a server ({@link ServerOptions#tls()}): the options {@code tls-*}. TLS is on
  * when a key is given, as PEM files (a certificate chain and a PKCS#8 private key) or as a PKCS#12
  * key store, never both. Only TLS 1.3 and 1.2 are offered. The files are read at start and read again
- * when they change (checked every {@code reloadInterval}), so a renewed certificate is used by new
- * connections without a restart; open connections keep theirs.
+ * when they change (checked when a connection opens, at most once every {@code reloadInterval}), so
+ * a renewed certificate is used by new connections without a restart; open connections keep theirs.
  *
  * @param certificate PEM file with the certificate chain, the server's own first ({@code tls-cert})
  * @param privateKey PEM file with its PKCS#8 private key, plain or encrypted ({@code tls-key})
@@ -43,7 +43,7 @@ public record TlsOptions(Path certificate, Path privateKey, String privateKeyPas
             DEFAULT_PROTOCOLS, DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_RELOAD_INTERVAL);
 
     /**
-     * Checks that the settings make sense together (the files are read only at start).
+     * Checks that the settings make sense together (the files themselves are read when the server starts).
      *
      * @throws IllegalArgumentException when they do not: a certificate without its key or the reverse,
      *     both PEM files and a key store, an unsupported or empty protocol list, client authentication

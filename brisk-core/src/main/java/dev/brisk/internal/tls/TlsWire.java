@@ -374,7 +374,7 @@ public final class TlsWire implements Wire, Protocol {
      * emptied {@code netOut} (the engine wraps only into a packet's worth of room, so not behind a waiting
      * record) and flushes it, then half-closes the plain wire if {@code halfClose}. True when all that is
      * done; false while the socket is full, and then the flush that empties {@code netOut} goes on with it
-     * (half-closing) or, while {@link #closing}, {@link #finishClosing} does.
+     * (half-closing) or, while {@link #closing}, {@link #closedOut} from {@code onWritable} does.
      */
     private boolean closeOutput(boolean halfClose) throws IOException {
         while (true) { // the records waiting, then what the engine still holds: close_notify last
