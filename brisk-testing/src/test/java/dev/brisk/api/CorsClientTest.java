@@ -126,7 +126,7 @@ class CorsClientTest {
     /**
      * A body over the route's limit is refused by the engine before any handler or middleware runs; the
      * 413 still carries the route's CORS headers, so the page reads "too large" instead of a network
-     * error, over HTTP/1.1 and HTTP/2.
+     * error (HTTP/2: {@code TlsTest.theEnginesRefusalsCarryCorsHeadersOverHttp2}).
      */
     @Test
     void theEnginesOwnRefusalsCarryTheRoutesCorsHeaders() throws Exception {
@@ -150,14 +150,14 @@ class CorsClientTest {
 
         assumeTrue(Curl.available(), "curl is not installed");
         String base = "http://127.0.0.1:" + server.port();
-        for (String version : new String[] {"--http1.1", "--http2-prior-knowledge"}) {
-            assertThat(Curl.run(version, "-H", "Origin: http://localhost:3000", "--data-binary", "x".repeat(200),
-                    base + "/api/notes"))
-                    .as(version).matches("(?s)HTTP/(1\\.1|2) 413 .*")
-                    .containsIgnoringCase("\naccess-control-allow-origin: http://localhost:3000\n")
-                    .containsIgnoringCase("\nvary: Origin\n")
-                    .endsWith("\n\nRequest body is larger than 100 bytes\n");
-        }
+        // HTTP/1.1 here; over HTTP/2 in TlsTest (curl's h2c upload may report the stream's reset, sent
+        // right after the 413 to stop its body, as an error instead of printing the answer)
+        assertThat(Curl.run("--http1.1", "-H", "Origin: http://localhost:3000", "--data-binary", "x".repeat(200),
+                base + "/api/notes"))
+                .startsWith("HTTP/1.1 413 ")
+                .contains("\nAccess-Control-Allow-Origin: http://localhost:3000\n")
+                .contains("\nVary: Origin\n")
+                .endsWith("\n\nRequest body is larger than 100 bytes\n");
     }
 
     @Test

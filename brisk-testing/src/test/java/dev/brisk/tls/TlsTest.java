@@ -92,6 +92,29 @@ class TlsTest {
         return app;
     }
 
+    /** A 413 the engine gives before any middleware runs carries the route's CORS headers over HTTP/2 too. */
+    @Test
+    void theEnginesRefusalsCarryCorsHeadersOverHttp2() throws Exception {
+        dev.brisk.Cors cors = dev.brisk.Cors.builder().allowOrigin("https://example.com").build();
+        start(cfg -> {
+            cfg.options().tlsPem(server.certPem(), server.keyPem());
+            cfg.group("/api", g -> {
+                g.use(cors);
+                g.post("/notes", ctx -> ctx.text("noted")).maxBodySize(100);
+            });
+        });
+        HttpResponse<String> r = https(server.trustingContext(), HttpClient.Version.HTTP_2).send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + app.port() + "/api/notes"))
+                        .timeout(Duration.ofSeconds(10)).header("Origin", "https://example.com")
+                        .POST(HttpRequest.BodyPublishers.ofString("x".repeat(200))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(r.headers().firstValue("access-control-allow-origin")).hasValue("https://example.com");
+        assertThat(r.headers().allValues("vary")).containsExactly("Origin");
+        assertThat(r.body()).isEqualTo("Request body is larger than 100 bytes\n");
+    }
+
     private Brisk startPem() {
         return start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()));
     }

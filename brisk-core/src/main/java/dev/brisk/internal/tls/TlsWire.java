@@ -337,7 +337,7 @@ public final class TlsWire implements Wire, Protocol {
             // calls onReadable anyway while this wire holds input)
             plain.execute(() -> {
                 if (!closed && upperReads && upper != null) {
-                    deliver();
+                    deliverGuarded();
                 }
             });
         }
@@ -612,9 +612,25 @@ public final class TlsWire implements Wire, Protocol {
         // (the socket may hold nothing more, so no readiness event would bring this connection back)
         plain.execute(() -> {
             if (!closed && upperReads && upper != null && buffered()) {
-                deliver();
+                deliverGuarded();
             }
         });
+    }
+
+    /**
+     * {@link #deliver} from a task posted to the loop: a failure closes the connection, as one from a
+     * readiness event does (the loop's task runner would only log it, and leave the connection open).
+     */
+    private void deliverGuarded() {
+        try {
+            deliver();
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "connection failed", e);
+            close();
+            if (e instanceof Error err) {
+                throw err;
+            }
+        }
     }
 
     /** Plaintext into {@code appIn}: > 0 when some is there, 0 when more ciphertext is needed, -1 at the end. */
