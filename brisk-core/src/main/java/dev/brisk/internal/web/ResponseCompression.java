@@ -67,7 +67,7 @@ final class ResponseCompression {
         Coding coding = name.equals("gzip") ? Coding.gzip(c.level()) : Coding.deflate(c.level());
         boolean whole = stream != null && size <= WHOLE_MAX && !(Thread.currentThread() instanceof LoopThread);
         if (whole && stream instanceof UnsentBody) {
-            ex.encodedStream(UnsentBody.unknownLength()); // HEAD: its GET's length is known only once encoded
+            ex.ownedStream(UnsentBody.unknownLength()); // HEAD: its GET's length is known only once encoded
         } else if (whole) {
             // a sized stream (a file) of modest size is encoded here and now, as bytes: one write of the
             // answer with its Content-Length, instead of a pump's hand-offs between threads per piece
@@ -83,7 +83,7 @@ final class ResponseCompression {
                 return;
             }
         } else if (stream != null) {
-            ex.encodedStream(new EncodingStream(stream, coding));
+            ex.ownedStream(new EncodingStream(stream, coding));
         } else {
             ex.encodedBody(coding.encode(body(ex)));
         }

@@ -157,19 +157,11 @@ abstract class ResponseState extends RequestHeadState implements Context {
     }
 
     /**
-     * Replaces the body stream with one that wraps and owns it (closing it closes the old one). Content
-     * type and headers stay.
+     * Replaces the body stream with one that wraps and owns it (an encoding, a hold on stored parts):
+     * the old one is not closed here; closing the new one closes it. Content type and headers stay.
      */
     void ownedStream(InputStream wrapper) {
         responseStream = wrapper;
-    }
-
-    /**
-     * Replaces the body stream with its encoding stream (compression), which owns the old one now: it is
-     * not closed here. Content type and headers stay.
-     */
-    void encodedStream(InputStream encoding) {
-        responseStream = encoding;
     }
 
     /** Sets a byte body of {@code type}, replacing any other body. */
