@@ -54,7 +54,7 @@ public final class TlsWire implements Wire, Protocol {
     private final SSLEngine engine;
     private final ProtocolFactory next;
     private final TlsCounters counters;
-    private final boolean pooled;
+    private final TlsBuffers buffers;
     private final long handshakeDeadline;
     private final long writeTimeoutNanos;
     private final ByteBuffer[] one = new ByteBuffer[1];
@@ -88,7 +88,7 @@ public final class TlsWire implements Wire, Protocol {
         this.engine = engine;
         this.next = next;
         this.counters = counters;
-        this.pooled = !plain.blocking();
+        this.buffers = plain.blocking() ? TlsBuffers.UNPOOLED : TlsBuffers.ofThisLoop();
         this.handshakeDeadline = plain.clock() + handshakeNanos;
         this.writeTimeoutNanos = writeTimeoutNanos;
         plain.deadline(handshakeDeadline);
@@ -130,7 +130,7 @@ public final class TlsWire implements Wire, Protocol {
             inputEnded = true;
         } else if (n > 0) {
             if (netIn == null) {
-                netIn = TlsBuffers.take(pooled, n);
+                netIn = buffers.take(n);
             }
             if (netIn.remaining() < n) {
                 netIn = grow(netIn, n);
@@ -533,7 +533,7 @@ public final class TlsWire implements Wire, Protocol {
     /** Reads ciphertext for an unwrap that needs more: false when none came (or the stream ended). */
     private boolean readMore() throws IOException {
         if (netIn == null) {
-            netIn = TlsBuffers.take(pooled, TlsBuffers.SIZE);
+            netIn = buffers.take(TlsBuffers.SIZE);
         } else if (!netIn.hasRemaining()) {
             netIn = grow(netIn, engine.getSession().getPacketBufferSize());
         }
@@ -659,7 +659,7 @@ public final class TlsWire implements Wire, Protocol {
             return 0;
         }
         if (appIn == null) {
-            appIn = TlsBuffers.take(pooled, engine.getSession().getApplicationBufferSize());
+            appIn = buffers.take(engine.getSession().getApplicationBufferSize());
         }
         netIn.flip();
         SSLEngineResult r;
@@ -753,7 +753,7 @@ public final class TlsWire implements Wire, Protocol {
     /** Encrypts from {@code srcs} into {@code netOut} (what fits): the plaintext bytes taken. */
     private long wrap(ByteBuffer[] srcs, int count) throws IOException {
         if (netOut == null) {
-            netOut = TlsBuffers.take(pooled, TlsBuffers.SIZE);
+            netOut = buffers.take(TlsBuffers.SIZE);
         }
         SSLEngineResult r = engine.wrap(srcs, 0, count, netOut);
         if (r.getStatus() == SSLEngineResult.Status.CLOSED && r.bytesProduced() == 0 && r.bytesConsumed() == 0
@@ -800,7 +800,7 @@ public final class TlsWire implements Wire, Protocol {
             return false;
         }
         stalledSince = 0;
-        TlsBuffers.give(pooled, netOut);
+        buffers.give(netOut);
         netOut = null;
         return true;
     }
@@ -816,26 +816,26 @@ public final class TlsWire implements Wire, Protocol {
 
     private void releaseIfEmpty() {
         if (netIn != null && netIn.position() == 0) {
-            TlsBuffers.give(pooled, netIn);
+            buffers.give(netIn);
             netIn = null;
         }
         if (appIn != null && appIn.position() == 0) {
-            TlsBuffers.give(pooled, appIn);
+            buffers.give(appIn);
             appIn = null;
         }
     }
 
     private void release() {
         if (netIn != null) {
-            TlsBuffers.give(pooled, netIn);
+            buffers.give(netIn);
             netIn = null;
         }
         if (appIn != null) {
-            TlsBuffers.give(pooled, appIn);
+            buffers.give(appIn);
             appIn = null;
         }
         if (netOut != null) {
-            TlsBuffers.give(pooled, netOut);
+            buffers.give(netOut);
             netOut = null;
         }
     }
@@ -844,7 +844,7 @@ public final class TlsWire implements Wire, Protocol {
         ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + atLeast));
         b.flip();
         bigger.put(b);
-        TlsBuffers.give(pooled, b);
+        buffers.give(b);
         return bigger;
     }
 }
