@@ -2,6 +2,8 @@ package dev.brisk.internal.tls;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Buffers of one TLS record's size for {@link TlsWire}, kept only while they hold bytes: an idle TLS
@@ -13,11 +15,15 @@ import java.util.ArrayDeque;
  * read and write. At most {@link #KEEP} direct buffers are ever made per loop (about 1 MiB), all of them
  * kept; a loop that needs more at once (many connections each holding a record) gets heap buffers for
  * the rest (up to {@link #KEEP} of those are kept too), so direct memory never churns and stays
- * bounded. A blocking
- * connection's thread serves one connection ({@link #UNPOOLED}): its buffers are heap buffers, simply
- * dropped.
+ * bounded.
  *
- * <p>Threads: a pool belongs to the loop thread that asked for it, and only that thread uses it.
+ * <p>The blocking engine's connections, each on a thread of its own, share one pool of heap buffers
+ * ({@link #SHARED}: the blocking socket reads into an array), lock-free, so a virtual thread taking one
+ * never blocks its carrier; it keeps at most {@link #SHARED_KEEP} free. Without it each request made and
+ * dropped three record buffers, about 51 KiB.
+ *
+ * <p>Threads: a loop's pool belongs to the loop thread that asked for it, and only that thread uses it;
+ * {@link #SHARED}, any thread.
  */
 final class TlsBuffers {
     /** A TLS record's largest packet (16 KiB of plaintext plus header, padding and tag) with room to spare. */
@@ -25,15 +31,21 @@ final class TlsBuffers {
     /** The most direct buffers one loop makes. */
     static final int KEEP = 64;
     private static final ThreadLocal<TlsBuffers> LOOP_POOL = ThreadLocal.withInitial(() -> new TlsBuffers(true));
-    /** Heap buffers made and dropped: for a connection on a thread of its own. */
-    static final TlsBuffers UNPOOLED = new TlsBuffers(false);
+    /** The most free buffers {@link #SHARED} keeps (about 4 MiB). */
+    static final int SHARED_KEEP = 256;
+    /** Heap buffers any thread may take: for connections on threads of their own. */
+    static final TlsBuffers SHARED = new TlsBuffers(false);
 
-    private final boolean pooled;
+    /** A loop's pool (direct buffers, one thread) or {@link #SHARED} (heap buffers, any thread). */
+    private final boolean loop;
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
     private int made;
+    private final ConcurrentLinkedQueue<ByteBuffer> sharedFree = new ConcurrentLinkedQueue<>();
+    /** About how many {@link #sharedFree} holds: races only bound it a little loosely. */
+    private final AtomicInteger sharedCount = new AtomicInteger();
 
-    private TlsBuffers(boolean pooled) {
-        this.pooled = pooled;
+    private TlsBuffers(boolean loop) {
+        this.loop = loop;
     }
 
     /** {@return the calling loop thread's pool} Call on the loop thread whose connections will use it. */
@@ -43,7 +55,13 @@ final class TlsBuffers {
 
     /** An empty buffer in write mode, of at least {@code size} bytes. */
     ByteBuffer take(int size) {
-        if (pooled && size <= SIZE) {
+        if (!loop) {
+            ByteBuffer b = size <= SIZE ? sharedFree.poll() : null;
+            if (b != null) {
+                sharedCount.decrementAndGet();
+                return b;
+            }
+        } else if (size <= SIZE) {
             ByteBuffer b = free.poll();
             if (b != null) {
                 return b;
@@ -58,7 +76,12 @@ final class TlsBuffers {
 
     /** Gives back a buffer taken from {@link #take}; the caller must not use it again. */
     void give(ByteBuffer b) {
-        if (b.isDirect() || (pooled && b.capacity() == SIZE && free.size() < KEEP)) {
+        if (!loop) {
+            if (b.capacity() == SIZE && sharedCount.get() < SHARED_KEEP) {
+                sharedCount.incrementAndGet();
+                sharedFree.add(b.clear());
+            }
+        } else if (b.isDirect() || (b.capacity() == SIZE && free.size() < KEEP)) {
             free.push(b.clear()); // direct: only this pool makes them, and never more than it keeps
         }
     }
@@ -68,8 +91,8 @@ final class TlsBuffers {
         return made;
     }
 
-    /** {@return how many of them are free} For tests. */
+    /** {@return how many buffers are free} For tests. */
     int free() {
-        return free.size();
+        return loop ? free.size() : sharedCount.get();
     }
 }

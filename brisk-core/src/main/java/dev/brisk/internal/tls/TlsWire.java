@@ -88,7 +88,7 @@ public final class TlsWire implements Wire, Protocol {
         this.engine = engine;
         this.next = next;
         this.counters = counters;
-        this.buffers = plain.blocking() ? TlsBuffers.UNPOOLED : TlsBuffers.ofThisLoop();
+        this.buffers = plain.blocking() ? TlsBuffers.SHARED : TlsBuffers.ofThisLoop();
         this.handshakeDeadline = plain.clock() + handshakeNanos;
         this.writeTimeoutNanos = writeTimeoutNanos;
         plain.deadline(handshakeDeadline);

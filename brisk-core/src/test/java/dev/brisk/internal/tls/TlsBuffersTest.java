@@ -50,10 +50,25 @@ class TlsBuffersTest {
     }
 
     @Test
-    void aConnectionOnAThreadOfItsOwnGetsHeapBuffersThatAreNotKept() {
-        ByteBuffer b = TlsBuffers.UNPOOLED.take(TlsBuffers.SIZE);
-        assertThat(b.isDirect()).isFalse();
-        TlsBuffers.UNPOOLED.give(b);
-        assertThat(TlsBuffers.UNPOOLED.free()).isZero();
+    void connectionsOnThreadsOfTheirOwnShareHeapBuffersUpToABound() {
+        TlsBuffers shared = TlsBuffers.SHARED;
+        List<ByteBuffer> taken = new ArrayList<>();
+        for (int i = 0; i < TlsBuffers.SHARED_KEEP + 10; i++) {
+            ByteBuffer b = shared.take(TlsBuffers.SIZE);
+            assertThat(b.isDirect()).isFalse(); // a blocking socket reads into the buffer's array
+            b.put((byte) 1);
+            taken.add(b);
+        }
+        taken.forEach(shared::give);
+        assertThat(shared.free()).isEqualTo(TlsBuffers.SHARED_KEEP);
+        ByteBuffer again = shared.take(100);
+        assertThat(taken).anySatisfy(b -> assertThat(b).isSameAs(again)); // reused, not made
+        assertThat(again.position()).isZero();
+        assertThat(again.remaining()).isEqualTo(TlsBuffers.SIZE);
+        shared.give(again);
+        ByteBuffer big = shared.take(TlsBuffers.SIZE + 1);
+        assertThat(big.capacity()).isGreaterThan(TlsBuffers.SIZE);
+        shared.give(big); // not of a record's size: not kept
+        assertThat(shared.free()).isEqualTo(TlsBuffers.SHARED_KEEP);
     }
 }
