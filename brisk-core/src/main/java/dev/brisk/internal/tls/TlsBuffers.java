@@ -9,13 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Buffers of one TLS record's size for {@link TlsWire}, kept only while they hold bytes: an idle TLS
  * connection holds none.
  *
- * <p>On a selector loop they come from the loop's own pool ({@link #ofThisLoop}), which its connections
- * take turns with. The pool's buffers are direct: the socket reads ciphertext into them and writes it
- * from them without the JDK's copy through a temporary direct buffer that a heap buffer costs on every
- * read and write. At most {@link #KEEP} direct buffers are ever made per loop (about 1 MiB), all of them
- * kept; a loop that needs more at once (many connections each holding a record) gets heap buffers for
- * the rest (up to {@link #KEEP} of those are kept too), so direct memory never churns and stays
- * bounded.
+ * <p>On a selector loop they come from the loop's own pool ({@link #ofThisLoop}), held by each of its
+ * connections so that no take or give looks up a thread-local, and kept up to {@link #KEEP} free (about
+ * 1 MiB). They are heap buffers: direct ones would save the JDK's copy through its temporary direct
+ * buffer on each socket read and write, but the JDK's cipher then copies out of them itself, and
+ * alternated runs were no faster (README, TLS).
  *
  * <p>The blocking engine's connections, each on a thread of its own, share one pool of heap buffers
  * ({@link #SHARED}: the blocking socket reads into an array), lock-free, so a virtual thread taking one
@@ -28,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TlsBuffers {
     /** A TLS record's largest packet (16 KiB of plaintext plus header, padding and tag) with room to spare. */
     static final int SIZE = 17 * 1024;
-    /** The most direct buffers one loop makes. */
+    /** The most free buffers a loop's pool keeps. */
     static final int KEEP = 64;
     private static final ThreadLocal<TlsBuffers> LOOP_POOL = ThreadLocal.withInitial(() -> new TlsBuffers(true));
     /** The most free buffers {@link #SHARED} keeps (about 4 MiB). */
@@ -36,10 +34,9 @@ final class TlsBuffers {
     /** Heap buffers any thread may take: for connections on threads of their own. */
     static final TlsBuffers SHARED = new TlsBuffers(false);
 
-    /** A loop's pool (direct buffers, one thread) or {@link #SHARED} (heap buffers, any thread). */
+    /** A loop's pool (one thread) or {@link #SHARED} (any thread). */
     private final boolean loop;
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
-    private int made;
     private final ConcurrentLinkedQueue<ByteBuffer> sharedFree = new ConcurrentLinkedQueue<>();
     /** About how many {@link #sharedFree} holds: races only bound it a little loosely. */
     private final AtomicInteger sharedCount = new AtomicInteger();
@@ -66,10 +63,6 @@ final class TlsBuffers {
             if (b != null) {
                 return b;
             }
-            if (made < KEEP) {
-                made++;
-                return ByteBuffer.allocateDirect(SIZE);
-            }
         }
         return ByteBuffer.allocate(Math.max(SIZE, size));
     }
@@ -81,14 +74,9 @@ final class TlsBuffers {
                 sharedCount.incrementAndGet();
                 sharedFree.add(b.clear());
             }
-        } else if (b.isDirect() || (b.capacity() == SIZE && free.size() < KEEP)) {
-            free.push(b.clear()); // direct: only this pool makes them, and never more than it keeps
+        } else if (b.capacity() == SIZE && free.size() < KEEP) {
+            free.push(b.clear());
         }
-    }
-
-    /** {@return how many direct buffers this pool has made} For tests. */
-    int made() {
-        return made;
     }
 
     /** {@return how many buffers are free} For tests. */

@@ -14,10 +14,10 @@ import java.util.TreeSet;
  * @param ends     increasing piece ends in {@code (0, payload.length]}, the last one the whole payload
  * @param payload  the bytes under test
  */
-record FuzzInput(int selector, int[] ends, byte[] payload) {
-    static final int MAX_SPLITS = 7;
+public record FuzzInput(int selector, int[] ends, byte[] payload) {
+    public static final int MAX_SPLITS = 7;
 
-    static FuzzInput of(byte[] data) {
+    public static FuzzInput of(byte[] data) {
         int selector = data.length > 0 ? data[0] & 0xff : 0;
         int splits = data.length > 1 ? (data[1] & 0xff) % (MAX_SPLITS + 1) : 0;
         int header = Math.min(data.length, 2 + 2 * splits);
@@ -36,7 +36,7 @@ record FuzzInput(int selector, int[] ends, byte[] payload) {
     }
 
     /** The input that {@link #of} reads back as these control values and payload (seeds). */
-    static byte[] encode(int selector, int[] splitPoints, byte[] payload) {
+    public static byte[] encode(int selector, int[] splitPoints, byte[] payload) {
         if (splitPoints.length > MAX_SPLITS) {
             throw new IllegalArgumentException("at most " + MAX_SPLITS + " split points");
         }
