@@ -167,6 +167,29 @@ class Http2ProtectionsTest {
     }
 
     @Test
+    void aTableSizeUpdateKeepsTheEntriesThatStillFit() throws Exception {
+        // RFC 7541 4.3: a client that announces a size update (here: the same size) goes on referring to
+        // the entries that fit; the decoder once dropped them all, and the next reference was a
+        // COMPRESSION_ERROR that closed the connection (found by HpackDecoderFuzzTest)
+        start(cfg -> cfg.get("/who", ctx -> ctx.text("tenant " + ctx.header("x-tenant"))));
+        try (H2Conn c = new H2Conn(app.port())) {
+            ByteArrayOutputStream first = new ByteArrayOutputStream();
+            first.writeBytes(H2Conn.request("GET", "/who"));
+            H2Conn.indexed(first, "x-tenant", "acme"); // now at dynamic index 62
+            c.headers(1, true, first.toByteArray());
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(200);
+            assertThat(new String(c.await(on(DATA, 1)).payload(), StandardCharsets.UTF_8)).isEqualTo("tenant acme");
+            ByteArrayOutputStream second = new ByteArrayOutputStream();
+            H2Conn.integer(second, 0x20, 5, 4096); // a size update: 4096, as before
+            second.writeBytes(H2Conn.request("GET", "/who"));
+            second.write(0x80 | 62); // x-tenant: acme, from the table
+            c.headers(3, true, second.toByteArray());
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+            assertThat(new String(c.await(on(DATA, 3)).payload(), StandardCharsets.UTF_8)).isEqualTo("tenant acme");
+        }
+    }
+
+    @Test
     void aTableSizeAboveTheSettingIsACompressionError() throws Exception {
         start(cfg -> { });
         try (H2Conn c = new H2Conn(app.port())) {

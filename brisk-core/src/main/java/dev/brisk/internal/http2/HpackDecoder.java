@@ -74,7 +74,7 @@ final class HpackDecoder {
                         throw error("dynamic table size update above SETTINGS_HEADER_TABLE_SIZE");
                     }
                     tableLimit = size;
-                    evict(0);
+                    evict(size); // the oldest go until the rest fit (4.3); those that fit stay
                 } else {
                     literal(4, false, sink); // without indexing (0000) or never indexed (0001)
                     fieldSeen = true;
@@ -148,7 +148,7 @@ final class HpackDecoder {
         tableSize += size;
     }
 
-    /** Drops the oldest entries until the table holds at most {@code room} bytes less than its limit. */
+    /** Drops the oldest entries until the table holds at most {@code room} bytes (and at most its limit). */
     private void evict(int room) {
         int target = Math.min(room, tableLimit);
         while (count > 0 && tableSize > target) {

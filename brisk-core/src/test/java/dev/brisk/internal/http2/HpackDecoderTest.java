@@ -67,6 +67,23 @@ class HpackDecoderTest {
     }
 
     @Test
+    void aSizeUpdateEvictsOnlyWhatNoLongerFits() throws Exception {
+        // RFC 7541 4.3: entries go from the oldest until the table fits the new size; the rest stay, and a
+        // client's encoder goes on referring to them (found by HpackDecoderFuzzTest: all were dropped)
+        HpackDecoder d = new HpackDecoder(4096);
+        decode(d, "4003 6162 6303 6465 66"); // abc: def, 38 bytes
+        decode(d, "4003 6768 6903 6a6b 6c"); // ghi: jkl, 38 bytes, the newest
+        decode(d, "3f 1d"); // size update to 60: room for one
+        assertThat(d.tableEntries()).isEqualTo(1);
+        assertThat(d.tableSize()).isEqualTo(38);
+        assertThat(decode(d, "be")).containsExactly("ghi: jkl");
+        decode(d, "3f e1 1f 82"); // back to 4096 (a field after it): nothing more goes
+        assertThat(decode(d, "be")).containsExactly("ghi: jkl");
+        decode(d, "20"); // size update to 0: empty
+        assertThat(d.tableEntries()).isZero();
+    }
+
+    @Test
     void anEntryLargerThanTheTableEmptiesIt() throws Exception {
         HpackDecoder d = new HpackDecoder(4096);
         decode(d, "3f 15"); // size update to 52
