@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The blocking engine's connections, each on a thread of its own, share one pool of heap buffers
  * ({@link #SHARED}: the blocking socket reads into an array), lock-free, so a virtual thread taking one
  * never blocks its carrier; it keeps at most {@link #SHARED_KEEP} free. Without it each request made and
- * dropped three record buffers, about 51 KiB.
+ * dropped three record buffers, about 51 KiB. A blocking connection's buffers at close are not given
+ * back (see {@code TlsWire.release}).
  *
  * <p>Threads: a loop's pool belongs to the loop thread that asked for it, and only that thread uses it;
  * {@link #SHARED}, any thread.
@@ -77,6 +78,11 @@ final class TlsBuffers {
         } else if (b.capacity() == SIZE && free.size() < KEEP) {
             free.push(b.clear());
         }
+    }
+
+    /** {@return whether {@code b} is among the free buffers} For tests. */
+    boolean holds(ByteBuffer b) {
+        return loop ? free.stream().anyMatch(f -> f == b) : sharedFree.stream().anyMatch(f -> f == b);
     }
 
     /** {@return how many buffers are free} For tests. */

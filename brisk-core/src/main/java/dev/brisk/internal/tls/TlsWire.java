@@ -825,17 +825,30 @@ public final class TlsWire implements Wire, Protocol {
         }
     }
 
+    /**
+     * Lets go of the buffers at close. On a blocking wire they are left to the garbage collector, never
+     * pooled: a duplex protocol's reads run while another thread holds the connection, and that thread may
+     * close it while the socket read still fills {@code netIn}, which another connection could meanwhile
+     * have taken from the shared pool.
+     */
     private void release() {
+        boolean pool = !plain.blocking();
         if (netIn != null) {
-            buffers.give(netIn);
+            if (pool) {
+                buffers.give(netIn);
+            }
             netIn = null;
         }
         if (appIn != null) {
-            buffers.give(appIn);
+            if (pool) {
+                buffers.give(appIn);
+            }
             appIn = null;
         }
         if (netOut != null) {
-            buffers.give(netOut);
+            if (pool) {
+                buffers.give(netOut);
+            }
             netOut = null;
         }
     }

@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
  * would send, steps the loop (tasks, readiness, timers) on its own thread, and reads what was written.
  * The "socket" takes at most {@link #writeBudget} bytes per write call, to act out a full send buffer.
  */
-final class MemoryWire implements Wire {
+public final class MemoryWire implements Wire {
     final ServerStats stats = new ServerStats();
     private final LoopCounters counters = stats.newLoop();
     private final BufferPool inPool = new BufferPool(8 * 1024, 16);
@@ -34,11 +34,13 @@ final class MemoryWire implements Wire {
     boolean writeInterest;
     boolean inputEnded;
     boolean outputShut;
-    boolean closed;
+    public boolean closed;
     long now = 1_000_000_000L;
     long deadline;
     boolean hasDeadline;
     int writeCalls;
+    /** Runs once, at the start of the next {@link #read}, with the buffer read into. */
+    public java.util.function.Consumer<ByteBuffer> onRead;
     long writeBudget = Long.MAX_VALUE;
     /** Whether a file body may be {@link #transfer transferred} (else it is pumped through {@link #write}). */
     boolean transfersFiles = true;
@@ -46,7 +48,7 @@ final class MemoryWire implements Wire {
     /** What the "socket" still takes from {@link #transfer} this turn: {@link #writeBudget} at each turn. */
     private long transferRoom = Long.MAX_VALUE;
 
-    MemoryWire(boolean blocking) {
+    public MemoryWire(boolean blocking) {
         this.blocking = blocking;
     }
 
@@ -115,6 +117,11 @@ final class MemoryWire implements Wire {
 
     @Override
     public int read(ByteBuffer dst) {
+        java.util.function.Consumer<ByteBuffer> hook = onRead;
+        if (hook != null) {
+            onRead = null;
+            hook.accept(dst); // what happens while the read waits for the peer
+        }
         byte[] next = inbound.peek();
         if (next == null) {
             return inputEnded ? -1 : 0;

@@ -72,14 +72,14 @@ class HpackDecoderFuzzTest {
             String at = "table size " + max + ", block [" + start + ", " + end + ") of "
                     + HexFormat.of().formatHex(payload) + ": ";
             start = end;
-            List<String> expected;
+            List<List<String>> expected;
             try {
                 expected = reference.decode(block);
             } catch (ReferenceHpack.Invalid e) {
                 expectFailure(decoder, block, at + "the reference finds it invalid (" + e.getMessage() + ")");
                 return;
             }
-            List<String> got = new ArrayList<>();
+            List<List<String>> got = new ArrayList<>();
             try {
                 // the block at the start of an array larger than it: the decoder must stay within its length
                 byte[] padded = Arrays.copyOf(block, block.length + 3);
@@ -118,14 +118,14 @@ class HpackDecoderFuzzTest {
         throw new AssertionError(at + ", but the decoder took it");
     }
 
-    private static HpackDecoder.Sink sink(byte[] block, List<String> out) {
+    private static HpackDecoder.Sink sink(byte[] block, List<List<String>> out) {
         return (n, no, nl, v, vo, vl) -> {
             if (no < 0 || nl < 0 || no + nl > n.length || vo < 0 || vl < 0 || vo + vl > v.length) {
                 throw new AssertionError("a field outside its array: name " + no + "+" + nl + " of " + n.length
                         + ", value " + vo + "+" + vl + " of " + v.length);
             }
-            out.add(new String(n, no, nl, StandardCharsets.ISO_8859_1) + ": "
-                    + new String(v, vo, vl, StandardCharsets.ISO_8859_1));
+            out.add(List.of(new String(n, no, nl, StandardCharsets.ISO_8859_1),
+                    new String(v, vo, vl, StandardCharsets.ISO_8859_1)));
         };
     }
 

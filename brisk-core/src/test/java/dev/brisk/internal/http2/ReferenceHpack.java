@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * A plain HPACK decoder (RFC 7541) written for the fuzz target, as directly from the RFC as it can be:
  * the dynamic table a list with the newest entry first, every step in the order section 6 gives it, no
- * ring, no scratch buffers, no views into the block. Strings in Huffman code are decoded with
- * {@link Huffman} (tested on its own in {@code HuffmanTest}). It shares two of the decoder's choices,
+ * ring, no scratch buffers, no views into the block, and its own copy of the static table (Appendix A).
+ * Strings in Huffman code are decoded with {@link Huffman} (tested on its own in {@code HuffmanTest}). It shares two of the decoder's choices,
  * which the RFC leaves open: an integer takes at most four bytes after its prefix, and a size update is
  * allowed only before the block's first field.
  */
@@ -19,6 +19,71 @@ final class ReferenceHpack {
             super(what, null, false, false);
         }
     }
+
+    /** RFC 7541 Appendix A: index 1 is {@code STATIC[0]}. */
+    private static final String[][] STATIC = {
+        {":authority", ""},
+        {":method", "GET"},
+        {":method", "POST"},
+        {":path", "/"},
+        {":path", "/index.html"},
+        {":scheme", "http"},
+        {":scheme", "https"},
+        {":status", "200"},
+        {":status", "204"},
+        {":status", "206"},
+        {":status", "304"},
+        {":status", "400"},
+        {":status", "404"},
+        {":status", "500"},
+        {"accept-charset", ""},
+        {"accept-encoding", "gzip, deflate"},
+        {"accept-language", ""},
+        {"accept-ranges", ""},
+        {"accept", ""},
+        {"access-control-allow-origin", ""},
+        {"age", ""},
+        {"allow", ""},
+        {"authorization", ""},
+        {"cache-control", ""},
+        {"content-disposition", ""},
+        {"content-encoding", ""},
+        {"content-language", ""},
+        {"content-length", ""},
+        {"content-location", ""},
+        {"content-range", ""},
+        {"content-type", ""},
+        {"cookie", ""},
+        {"date", ""},
+        {"etag", ""},
+        {"expect", ""},
+        {"expires", ""},
+        {"from", ""},
+        {"host", ""},
+        {"if-match", ""},
+        {"if-modified-since", ""},
+        {"if-none-match", ""},
+        {"if-range", ""},
+        {"if-unmodified-since", ""},
+        {"last-modified", ""},
+        {"link", ""},
+        {"location", ""},
+        {"max-forwards", ""},
+        {"proxy-authenticate", ""},
+        {"proxy-authorization", ""},
+        {"range", ""},
+        {"referer", ""},
+        {"refresh", ""},
+        {"retry-after", ""},
+        {"server", ""},
+        {"set-cookie", ""},
+        {"strict-transport-security", ""},
+        {"transfer-encoding", ""},
+        {"user-agent", ""},
+        {"vary", ""},
+        {"via", ""},
+        {"www-authenticate", ""}
+    };
 
     private final int maxTableSize;
     private int limit;
@@ -39,9 +104,9 @@ final class ReferenceHpack {
         return table.size();
     }
 
-    /** The block's fields as "name: value" (Latin-1), in order. */
-    List<String> decode(byte[] block) throws Invalid {
-        List<String> out = new ArrayList<>();
+    /** The block's fields as [name, value] (Latin-1), in order. */
+    List<List<String>> decode(byte[] block) throws Invalid {
+        List<List<String>> out = new ArrayList<>();
         int[] p = {0};
         boolean fieldSeen = false;
         while (p[0] < block.length) {
@@ -49,11 +114,11 @@ final class ReferenceHpack {
             if (b >= 0x80) { // 6.1 indexed
                 int index = integer(block, p, 7);
                 String[] f = lookup(index);
-                out.add(f[0] + ": " + f[1]);
+                out.add(List.of(f[0], f[1]));
                 fieldSeen = true;
             } else if (b >= 0x40) { // 6.2.1 with incremental indexing
                 String[] f = literal(block, p, 6);
-                out.add(f[0] + ": " + f[1]);
+                out.add(List.of(f[0], f[1]));
                 insert(f);
                 fieldSeen = true;
             } else if (b >= 0x20) { // 6.3 dynamic table size update
@@ -68,7 +133,7 @@ final class ReferenceHpack {
                 evictTo(limit);
             } else { // 6.2.2 without indexing, 6.2.3 never indexed
                 String[] f = literal(block, p, 4);
-                out.add(f[0] + ": " + f[1]);
+                out.add(List.of(f[0], f[1]));
                 fieldSeen = true;
             }
         }
@@ -79,10 +144,10 @@ final class ReferenceHpack {
         if (index == 0) {
             throw new Invalid("index 0");
         }
-        if (index <= StaticTable.SIZE) {
-            return new String[] {latin1(StaticTable.NAMES[index]), latin1(StaticTable.VALUES[index])};
+        if (index <= STATIC.length) {
+            return STATIC[index - 1];
         }
-        int d = index - StaticTable.SIZE - 1;
+        int d = index - STATIC.length - 1;
         if (d >= table.size()) {
             throw new Invalid("index beyond the table");
         }
@@ -159,9 +224,5 @@ final class ReferenceHpack {
         }
         p[0] += len;
         return s;
-    }
-
-    private static String latin1(byte[] b) {
-        return new String(b, StandardCharsets.ISO_8859_1);
     }
 }

@@ -2,9 +2,13 @@ package dev.brisk.internal.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.internal.http1.MemoryWire;
+import dev.brisk.internal.transport.Protocol;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 
 class TlsBuffersTest {
@@ -67,5 +71,26 @@ class TlsBuffersTest {
         assertThat(big.capacity()).isGreaterThan(TlsBuffers.SIZE);
         shared.give(big); // not of a record's size: not kept
         assertThat(shared.free()).isEqualTo(TlsBuffers.SHARED_KEEP);
+    }
+
+    @Test
+    void aBlockingConnectionClosedWhileItsReadWaitsNeverPoolsTheBufferBeingReadInto() throws Exception {
+        // a duplex protocol's read runs while another thread holds the connection and may close it: the
+        // socket read may still fill the buffer after the close, so it must not go back to the shared pool
+        MemoryWire plain = new MemoryWire(true);
+        SSLEngine engine = SSLContext.getDefault().createSSLEngine();
+        engine.setUseClientMode(false);
+        Protocol tls = TlsWire.open(plain, engine, w -> {
+            throw new AssertionError("no handshake can finish here");
+        }, new TlsCounters(), 10_000_000_000L, 10_000_000_000L);
+        ByteBuffer[] readInto = new ByteBuffer[1];
+        plain.onRead = dst -> {
+            readInto[0] = dst;
+            tls.close(); // another thread's close, while this read waits
+        };
+        tls.onReadable(); // the handshake reads the ClientHello into a record buffer
+        assertThat(readInto[0]).isNotNull();
+        assertThat(plain.closed).isTrue();
+        assertThat(TlsBuffers.SHARED.holds(readInto[0])).as("the buffer being read into is pooled").isFalse();
     }
 }
