@@ -88,8 +88,10 @@ public final class ByteRanges {
                         last = length - 1;
                     } else {
                         last = number(header, dash + 1, to);
-                        if (last < 0 || last < first) {
-                            return IGNORE;
+                        if (last < 0 || last < first
+                                || last == Long.MAX_VALUE && first == Long.MAX_VALUE
+                                && decimalLess(header, dash + 1, to, from, dash)) {
+                            return IGNORE; // invalid (14.1.1), however large the numbers
                         }
                         last = Math.min(last, length - 1);
                     }
@@ -161,7 +163,21 @@ public final class ByteRanges {
         return v;
     }
 
-    private static int skipSpaces(String s, int i) {
+    /** Whether the decimal digits {@code s[a, aEnd)} are a smaller number than {@code s[b, bEnd)}. */
+    private static boolean decimalLess(String s, int a, int aEnd, int b, int bEnd) {
+        while (a < aEnd - 1 && s.charAt(a) == '0') {
+            a++;
+        }
+        while (b < bEnd - 1 && s.charAt(b) == '0') {
+            b++;
+        }
+        if (aEnd - a != bEnd - b) {
+            return aEnd - a < bEnd - b;
+        }
+        return s.substring(a, aEnd).compareTo(s.substring(b, bEnd)) < 0;
+    }
+
+        private static int skipSpaces(String s, int i) {
         while (i < s.length() && isSpace(s.charAt(i))) {
             i++;
         }
