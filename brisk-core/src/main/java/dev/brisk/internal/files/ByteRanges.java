@@ -177,7 +177,7 @@ public final class ByteRanges {
         return s.substring(a, aEnd).compareTo(s.substring(b, bEnd)) < 0;
     }
 
-        private static int skipSpaces(String s, int i) {
+    private static int skipSpaces(String s, int i) {
         while (i < s.length() && isSpace(s.charAt(i))) {
             i++;
         }
