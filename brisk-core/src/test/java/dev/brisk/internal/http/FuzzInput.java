@@ -51,7 +51,7 @@ public record FuzzInput(int selector, int[] ends, byte[] payload) {
         return data;
     }
 
-    static int[] byteByByte(int n) {
+    public static int[] byteByByte(int n) {
         int[] ends = new int[n];
         for (int i = 0; i < n; i++) {
             ends[i] = i + 1;
