@@ -123,7 +123,7 @@ class LauncherUsageTest {
                         "./brisk", "fuzz", "--time", "0"),
                 mistake("brisk: fuzz: --time must be a whole number of seconds from 1 to 86400, got '1m'; see ./brisk fuzz --help",
                         "./brisk", "fuzz", "--time", "1m"),
-                mistake("brisk: fuzz: unknown target 'parser' (request-parser chunked-decoder hpack h2-frames multipart ranges urlencoded cookies feed-reader); see ./brisk fuzz --help",
+                mistake("brisk: fuzz: unknown target 'parser' (request-parser chunked-decoder hpack h2-frames ws-frames multipart ranges urlencoded cookies feed-reader); see ./brisk fuzz --help",
                         "./brisk", "fuzz", "--target", "request-parser,parser"),
                 mistake("brisk: unknown option --foo for 'bench'; see ./brisk bench --help", "./brisk", "bench", "--foo"),
                 mistake("brisk: --rounds needs a value for 'bench'; see ./brisk bench --help", "./brisk", "bench", "--rounds"),
