@@ -43,12 +43,16 @@ final class H2Conn implements AutoCloseable {
 
         /**
          * The {@code :status} of a HEADERS frame the server sent (its encoder starts a block with
-         * {@code :status}: a static index, or a literal on name index 8; a table size update may come first).
+         * {@code :status}: a static index, or a literal on name index 8; table size updates may come first).
          */
         int status() {
             int i = 0;
-            if ((payload[i] & 0xe0) == 0x20) {
-                i++; // a dynamic table size update (small)
+            while ((payload[i] & 0xe0) == 0x20) { // dynamic table size updates (RFC 7541 6.3; at most two)
+                if ((payload[i++] & 0x1f) == 0x1f) {
+                    while ((payload[i++] & 0x80) != 0) {
+                        // the integer's continuation bytes (5.1)
+                    }
+                }
             }
             int b = payload[i] & 0xff;
             if ((b & 0x80) != 0) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.LogCapture;
 import dev.brisk.testing.RawConnection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,17 +30,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -588,7 +584,7 @@ class ServerFuzzTest {
      */
     @Test
     void clientGoneWhileTheHandlerWaitsForTheDeferredBodyLogsNoError() throws Exception {
-        try (Capture capture = Capture.install(); BriskTestServer t = start(new ConcurrentHashMap<>())) {
+        try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(new ConcurrentHashMap<>())) {
             try (Socket s = new Socket("127.0.0.1", t.port())) {
                 s.setSoTimeout(3_000);
                 s.getOutputStream().write(bytes("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n"
@@ -607,56 +603,6 @@ class ServerFuzzTest {
     }
 
     // ---- the test -----------------------------------------------------------------------------
-
-    /**
-     * Records what Brisk logs through System.Logger (java.util.logging underneath), WARNING and above,
-     * while installed; Brisk's console output is held back meanwhile and printed when it is removed.
-     */
-    static final class Capture extends Handler implements AutoCloseable {
-        final ConcurrentLinkedQueue<LogRecord> records = new ConcurrentLinkedQueue<>();
-        private final Logger jul = Logger.getLogger("dev.brisk"); // a strong reference keeps the handler on it
-        private final boolean parentHandlers = jul.getUseParentHandlers();
-
-        static Capture install() {
-            Capture c = new Capture();
-            c.jul.addHandler(c);
-            c.jul.setUseParentHandlers(false);
-            // prove once that what Brisk's System.Logger writes arrives here
-            System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "ServerFuzzTest log capture probe");
-            assertThat(c.severe()).as("log capture works").containsExactly("ServerFuzzTest log capture probe");
-            c.records.clear();
-            return c;
-        }
-
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                records.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-            jul.removeHandler(this);
-            jul.setUseParentHandlers(parentHandlers);
-            records.forEach(r -> System.out.println("ServerFuzzTest: logged " + r.getLevel() + " " + r.getMessage()
-                    + (r.getThrown() == null ? "" : " " + r.getThrown())));
-        }
-
-        List<LogRecord> severeRecords() {
-            return records.stream().filter(r -> r.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        }
-
-        List<String> severe() {
-            return severeRecords().stream()
-                    .map(r -> r.getMessage() + (r.getThrown() == null ? "" : ": " + r.getThrown()))
-                    .toList();
-        }
-    }
 
     static Set<Thread> ioThreads() {
         return Thread.getAllStackTraces().keySet().stream()
@@ -702,7 +648,7 @@ class ServerFuzzTest {
         Map<Integer, Integer> marks = new ConcurrentHashMap<>();
         Set<Thread> before = ioThreads();
         long start = System.nanoTime();
-        try (Capture capture = Capture.install(); BriskTestServer t = start(marks)) {
+        try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(marks)) {
             Set<Thread> io = new HashSet<>(ioThreads());
             io.removeAll(before);
             // the blocking engine has no I/O loops: a thread per connection instead

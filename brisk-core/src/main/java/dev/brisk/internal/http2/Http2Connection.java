@@ -30,7 +30,10 @@ import java.util.concurrent.Executor;
  *                              │                  final GOAWAY sent: streams finish; none left ──────────┐
  *                              ▼                                                                          ▼
  *   wrong preface, connection error, idle-timeout: GOAWAY(code) ──▶ CLOSING ──written──▶ lingering close
- *   close(), an I/O error, the end of the stream, a write stall, in any state ──▶ CLOSED
+ *   close(), an I/O error, a write stall, in any state ──▶ CLOSED
+ *   the end of the client's stream: OPEN on a selector loop ──▶ final GOAWAY sent, requests not yet whole
+ *   reset (those whole are answered), closed when none is left; CLOSING ──▶ its GOAWAY written, then
+ *   closed; otherwise what is queued is written and ──▶ CLOSED
  * </pre>
  *
  * <p>Threads: every method on the wire's loop thread, except {@link #execute}, {@link #inLoop},
@@ -67,6 +70,8 @@ final class Http2Connection implements Protocol {
     /** A write between inline handlers failed ({@link #flushBetweenHandlers}): close at the event's end. */
     private boolean writeFailed;
     private final Runnable flushTask = this::flushTask;
+    /** The client's stream ended on a selector loop: no frame will come, a header block in progress never ends. */
+    private boolean inputEnded;
     /** The blocking wire runs posted tasks while this thread waits in a read (see {@link #pumpsOnThisThread}). */
     private boolean duplex;
 
@@ -167,10 +172,35 @@ final class Http2Connection implements Protocol {
     }
 
     private void onEof() {
+        inEvent = true;
+        if (state < CLOSING && !input.empty()) {
+            process(); // the bytes handed over with the wire (an h2c preface) may not have been read yet
+        }
+        if (state == OPEN && !wire.blocking()) {
+            // the client sent its last byte (a half-close): what it asked whole is still answered, as on
+            // HTTP/1.1; what it left unfinished never will be. A blocking wire answered inline already
+            inputEnded = true;
+            wire.readInterest(false);
+            streams.inputEnded();
+            goAway.sendFinal(streams.lastClientStream(), null);
+            input.releaseIfEmpty();
+            afterEvent(); // closes once no stream is left (maybeFinish)
+            return;
+        }
+        if (state == CLOSING) {
+            // a connection error's GOAWAY, and the frames before it, are still to go out: then the close
+            wire.readInterest(false);
+            input.releaseIfEmpty();
+            afterEvent();
+            return;
+        }
+        inEvent = false;
         if (state == OPEN && shared.http1.draining() && !goAway.sentFinal()) {
             // the drain ended an idle read: say so before closing
             goAway.sendFinal(streams.lastClientStream(), null);
-            out.flush();
+        }
+        if (state != CLOSED) {
+            out.flush(); // what is queued (our SETTINGS, acknowledgements, that GOAWAY) goes before the close
         }
         close();
     }
@@ -376,7 +406,7 @@ final class Http2Connection implements Protocol {
 
     /** With the final GOAWAY sent (or the client's), closes once no stream is left. */
     private void maybeFinish() {
-        if (goAway.ending() && streams.open() == 0 && !reader.inHeaderBlock() && out.pending() == 0) {
+        if (goAway.ending() && streams.open() == 0 && (!reader.inHeaderBlock() || inputEnded) && out.pending() == 0) {
             if (!goAway.sentFinal()) {
                 goAway.sendFinal(streams.lastClientStream(), null);
                 if (!out.flush() || out.pending() > 0) {

@@ -257,6 +257,9 @@ final class RequestStreams implements FrameReader.StreamFrames {
         Http2Stream s = streams.get(stream);
         if (s != null) {
             resetStream(s, code, true);
+        } else if (stream > lastClientStream) {
+            // RST_STREAM may not name an idle stream (RFC 9113 6.4): the error is the connection's (5.4.1 allows it)
+            throw new Http2Exception(code, "a stream error on idle stream " + stream);
         } else {
             rstClosed(stream, code, true);
         }
@@ -435,6 +438,19 @@ final class RequestStreams implements FrameReader.StreamFrames {
         streams.forEach(s -> {
             if (s.source instanceof dev.brisk.internal.web.DrainableBody d) {
                 d.drain();
+            }
+        });
+    }
+
+    /**
+     * The client's input ended: a stream whose request has not come whole and is not answered yet never
+     * will be, and is reset ({@code CANCEL}; a handler reading its body sees the client gone). Whole requests
+     * and answers on their way go on.
+     */
+    void inputEnded() {
+        streams.forEach(s -> {
+            if (!s.remoteClosed && !s.responded) {
+                resetStream(s, H2.CANCEL, false);
             }
         });
     }
