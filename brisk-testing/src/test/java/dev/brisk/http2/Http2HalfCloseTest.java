@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -13,7 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -35,6 +39,12 @@ class Http2HalfCloseTest {
     Engine engine;
 
     private Brisk app;
+    private static TestKeys.Key key;
+
+    @BeforeAll
+    static void keys() throws Exception {
+        key = TestKeys.shared().server();
+    }
 
     @AfterEach
     void stop() {
@@ -44,9 +54,16 @@ class Http2HalfCloseTest {
     }
 
     private void start() {
+        start(false);
+    }
+
+    private void start(boolean tls) {
         app = Brisk.create(cfg -> {
             engine.apply(cfg);
             cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
+            if (tls) {
+                cfg.options().tlsPem(key.certPem(), key.keyPem());
+            }
             cfg.get("/hello", ctx -> ctx.text("hello"));
             cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
             cfg.get("/slow", ctx -> {
@@ -62,7 +79,26 @@ class Http2HalfCloseTest {
     }
 
     private Answers halfClose(byte[] frames) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", app.port())) {
+        return halfClose(new Socket("127.0.0.1", app.port()), frames);
+    }
+
+    /**
+     * Over TLS 1.3 with ALPN {@code h2}: {@code shutdownOutput} sends {@code close_notify}, which ends the
+     * client's side only (RFC 8446 6.1), so the server may still answer.
+     */
+    private Answers halfCloseOverTls(byte[] frames) throws Exception {
+        SSLSocket s = (SSLSocket) key.trustingContext().getSocketFactory().createSocket("127.0.0.1", app.port());
+        SSLParameters p = s.getSSLParameters();
+        p.setApplicationProtocols(new String[] {"h2"});
+        p.setProtocols(new String[] {"TLSv1.3"});
+        s.setSSLParameters(p);
+        s.startHandshake();
+        assertThat(s.getApplicationProtocol()).isEqualTo("h2");
+        return halfClose(s, frames);
+    }
+
+    private Answers halfClose(Socket socket, byte[] frames) throws Exception {
+        try (Socket s = socket) {
             s.setSoTimeout(5_000);
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             b.writeBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -118,6 +154,17 @@ class Http2HalfCloseTest {
             assertThat(a.bodies()).as("round %d", round).isEqualTo(Map.of(1, "hello", 3, "slow", 5, "ping"));
             assertThat(a.resets()).as("round %d", round).isEmpty();
             assertThat(a.goAways()).as("round %d: the connection ends without an error", round).allMatch(code -> code == 0);
+        }
+    }
+
+    @Test
+    void overTlsEveryRequestSentWholeBeforeTheClientsCloseNotifyIsAnswered() throws Exception {
+        start(true);
+        byte[] requests = frames(get(1, "/hello"), get(3, "/slow"));
+        for (int round = 0; round < 5; round++) {
+            Answers a = halfCloseOverTls(requests);
+            assertThat(a.statuses()).as("round %d", round).isEqualTo(Map.of(1, 200, 3, 200));
+            assertThat(a.bodies()).as("round %d", round).isEqualTo(Map.of(1, "hello", 3, "slow"));
         }
     }
 
