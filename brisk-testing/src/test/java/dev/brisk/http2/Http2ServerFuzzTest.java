@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.LogCapture;
+import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +32,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.Parameter;
@@ -38,7 +43,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Seeded wire fuzzing of HTTP/2 (h2c with prior knowledge): a few hundred connections send the preface
+ * Seeded wire fuzzing of HTTP/2, h2c with prior knowledge and h2 over TLS 1.3: a few hundred connections send the preface
  * and then a script of frames built from requests, bodies, trailers, resets, window updates, settings,
  * pings, priorities, {@code GOAWAY}s and unknown frames, often with stream ids, flags and values out of
  * place and sometimes with the bytes mutated, in random pieces, ending with a half-close, nothing, a
@@ -64,10 +69,18 @@ class Http2ServerFuzzTest {
     @Parameter
     Engine engine;
 
+    private static TestKeys.Key key;
+
+    @BeforeAll
+    static void keys() throws Exception {
+        key = TestKeys.shared().server();
+    }
+
     static final long SEED = Long.getLong("brisk.fuzz.seed", 0x48_3253_E7A1L);
     static final int CONNECTIONS = Integer.getInteger("brisk.fuzz.connections", 240);
     static final int PARALLEL = 16;
-    static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(7);
+    /** No new connection starts after this (a loaded machine); a run takes 2 to 4 s here. */
+    static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(15);
     static final int READ_TIMEOUT_MILLIS = 4_000;
     static final Set<Integer> STATUSES = Set.of(100, 200, 400, 404, 405, 408, 413, 431, 501, 503);
     static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -315,8 +328,38 @@ class Http2ServerFuzzTest {
     }
 
     static Received run(int port, Script s) throws IOException, InterruptedException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        Socket plain = new Socket();
+        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        return run(plain, s);
+    }
+
+    /**
+     * Over TLS 1.3 with ALPN {@code h2}: a half-close is the client's {@code close_notify}, which ends its
+     * side only (RFC 8446 6.1).
+     */
+    static Received runOverTls(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
+        Socket plain = new Socket();
+        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, "localhost", port, true);
+        try {
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+            SSLParameters p = socket.getSSLParameters();
+            p.setApplicationProtocols(new String[] {"h2"});
+            p.setProtocols(new String[] {"TLSv1.3"});
+            socket.setSSLParameters(p);
+            socket.startHandshake();
+            if (!"h2".equals(socket.getApplicationProtocol())) {
+                throw new IOException("ALPN chose " + socket.getApplicationProtocol() + ", not h2");
+            }
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+        return run(socket, s);
+    }
+
+    private static Received run(Socket connected, Script s) throws IOException, InterruptedException {
+        try (Socket socket = connected) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(READ_TIMEOUT_MILLIS);
             OutputStream out = socket.getOutputStream();
@@ -397,6 +440,7 @@ class Http2ServerFuzzTest {
         int frames = 0;
         int goAwayLast = Integer.MAX_VALUE;
         boolean connectionError = false;
+        boolean markRefused = false; // answered by the engine itself (503 shed, 431...): no handler ran
         Set<Integer> reset = new java.util.HashSet<>();
         boolean markAnswered = false;
         int highestClientStream = highestStream(s.payload());
@@ -472,6 +516,7 @@ class Http2ServerFuzzTest {
                         }
                         // its body may wait for a window the client never opens: the answer's head is enough
                         markAnswered |= s.markFresh() && !s.mutated() && stream == s.markStream() && status == 200;
+                        markRefused |= s.markFresh() && !s.mutated() && stream == s.markStream() && status != 200;
                     }
                     String text = new String(p, StandardCharsets.ISO_8859_1);
                     if (type == H2Conn.DATA && text.startsWith("mark:")) {
@@ -494,7 +539,8 @@ class Http2ServerFuzzTest {
         }
         // a request sent whole before the client's half-close is answered, unless the connection failed
         // first, either side reset the stream, or a GOAWAY left it out (bytes mutated: not known)
-        if (s.end() == End.HALF_CLOSE && s.markFresh() && !s.mutated() && !s.markReset() && !markAnswered && !connectionError
+        if (s.end() == End.HALF_CLOSE && s.markFresh() && !s.mutated() && !s.markReset() && !markAnswered && !markRefused
+                && !connectionError
                 && got.how() == Closed.EOF && !reset.contains(s.markStream()) && s.markStream() <= goAwayLast) {
             return "the mark request on stream " + s.markStream() + ", sent whole before the half-close, got no answer; received "
                     + HexFormat.of().formatHex(got.bytes());
@@ -520,8 +566,15 @@ class Http2ServerFuzzTest {
     // ---- the test -----------------------------------------------------------------------------------
 
     BriskTestServer start(Map<Integer, Integer> marks) {
+        return start(marks, false);
+    }
+
+    BriskTestServer start(Map<Integer, Integer> marks, boolean tls) {
         return BriskTestServer.start(cfg -> {
             engine.apply(cfg);
+            if (tls) {
+                cfg.options().tlsPem(key.certPem(), key.keyPem());
+            }
             cfg.options()
                     .ioThreads(2)
                     .maxBodySize(64)
@@ -547,6 +600,17 @@ class Http2ServerFuzzTest {
     @Test
     @Timeout(60)
     void serverSurvivesMutatedAndRandomFrames() throws Exception {
+        fuzz(false);
+    }
+
+    /** The same scripts over TLS 1.3 (h2 by ALPN): TLS records, and {@code close_notify} for the half-close. */
+    @Test
+    @Timeout(60)
+    void serverSurvivesMutatedAndRandomFramesOverTls() throws Exception {
+        fuzz(true);
+    }
+
+    private void fuzz(boolean tls) throws Exception {
         Random r = new Random(SEED);
         List<Script> scripts = new ArrayList<>();
         for (int i = 0; i < CONNECTIONS; i++) {
@@ -555,9 +619,12 @@ class Http2ServerFuzzTest {
         Map<Integer, Integer> marks = new ConcurrentHashMap<>();
         Set<Thread> before = ioThreads();
         long start = System.nanoTime();
-        try (LogCapture capture = LogCapture.install("Http2ServerFuzzTest"); BriskTestServer t = start(marks)) {
+        SSLContext client = tls ? key.trustingContext() : null;
+        try (LogCapture capture = LogCapture.install("Http2ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
             Set<Thread> io = new java.util.HashSet<>(ioThreads());
             io.removeAll(before);
+            // the blocking engines have no I/O loops: a thread per connection instead
+            assertThat(io).as("this server's I/O loops").hasSize(engine == Engine.NIO || engine == Engine.URING ? 2 : 0);
             ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
             List<Future<?>> results = new ArrayList<>();
             AtomicInteger skipped = new AtomicInteger();
@@ -568,7 +635,7 @@ class Http2ServerFuzzTest {
                         skipped.incrementAndGet();
                         return null;
                     }
-                    received.set(s.id(), run(t.port(), s));
+                    received.set(s.id(), tls ? runOverTls(t.port(), s, client) : run(t.port(), s));
                     return null;
                 }));
             }
@@ -598,15 +665,21 @@ class Http2ServerFuzzTest {
                     failures.add(s.describe() + "\n    " + failure);
                 }
             }
-            System.out.printf("Http2ServerFuzzTest (%s): seed=%d connections=%d skipped=%d in %d ms; ends %s; marks %d%n",
-                    engine, SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, marks.size());
+            System.out.printf("Http2ServerFuzzTest (%s%s): seed=%d connections=%d skipped=%d in %d ms; ends %s; marks %d%n",
+                    engine, tls ? ", TLS" : "", SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, marks.size());
             assertThat(failures).as("seed=%d: connections breaking an invariant", SEED).isEmpty();
             assertThat(scripts.size() - skipped.get()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
 
-            try (H2Conn c = new H2Conn(t.port())) { // still serving
-                c.get(1, "/hello");
-                assertThat(c.await(H2Conn.on(H2Conn.HEADERS, 1)).status()).isEqualTo(200);
-            }
+            // still serving: a plain request, then the end of the client's side
+            byte[] hello = H2Conn.encode(H2Conn.HEADERS, H2Conn.END_STREAM | H2Conn.END_HEADERS, 1, H2Conn.request("GET", "/hello"));
+            ByteArrayOutputStream request = new ByteArrayOutputStream();
+            request.writeBytes(PREFACE);
+            request.writeBytes(H2Conn.encode(H2Conn.SETTINGS, 0, 0, new byte[0]));
+            request.writeBytes(hello);
+            Script ask = new Script(-1, request.toByteArray(), new int[0], End.HALF_CLOSE, false, 0, false, false, false, MAX_FRAME);
+            Received answer = tls ? runOverTls(t.port(), ask, client) : run(t.port(), ask);
+            assertThat(answer.how()).isEqualTo(Closed.EOF);
+            assertThat(new String(answer.bytes(), StandardCharsets.ISO_8859_1)).as("the answer to a last request").contains("hello");
             awaitNoConnections(t);
             assertThat(t.app().connectionCount()).as("open connections after the run").isZero();
             assertThat(t.app().metrics().bodyMemoryReserved()).as("request-body memory reserved after the run").isZero();
@@ -626,7 +699,7 @@ class Http2ServerFuzzTest {
     static Set<Thread> ioThreads() {
         Set<Thread> s = new java.util.HashSet<>();
         for (Thread th : Thread.getAllStackTraces().keySet()) {
-            if (th.getName().startsWith("brisk-io-")) {
+            if (th.getName().startsWith("brisk-io-") || th.getName().startsWith("brisk-uring-")) {
                 s.add(th);
             }
         }

@@ -32,7 +32,7 @@ import java.util.concurrent.Executor;
  *   wrong preface, connection error, idle-timeout: GOAWAY(code) ──▶ CLOSING ──written──▶ lingering close
  *   close(), an I/O error, a write stall, in any state ──▶ CLOSED
  *   the end of the client's stream: OPEN on a selector loop ──▶ final GOAWAY sent, requests not yet whole
- *   reset (those whole are answered), closed when none is left; CLOSING ──▶ its GOAWAY written, then
+ *   reset (those whole are answered, an event stream ended), closed when none is left; CLOSING ──▶ its GOAWAY written, then
  *   closed; otherwise what is queued is written and ──▶ CLOSED
  * </pre>
  *
@@ -182,7 +182,9 @@ final class Http2Connection implements Protocol {
             inputEnded = true;
             wire.readInterest(false);
             streams.inputEnded();
+            streams.drainBodies(); // an event stream ends, as on HTTP/1.1: a client that ended its side is taken to have gone
             goAway.sendFinal(streams.lastClientStream(), null);
+            input.drop(); // part of a frame, which will never be whole
             input.releaseIfEmpty();
             afterEvent(); // closes once no stream is left (maybeFinish)
             return;
@@ -451,7 +453,7 @@ final class Http2Connection implements Protocol {
     }
 
     private void timers(long now) {
-        if (reader.inHeaderBlock() && deadlines.headerBlockPassed(now, streams.blockStarted())) {
+        if (!inputEnded && reader.inHeaderBlock() && deadlines.headerBlockPassed(now, streams.blockStarted())) {
             wire.counters().timedOut();
             connectionError(H2.PROTOCOL_ERROR, "header block not finished within header-read-timeout");
             return;
@@ -484,6 +486,11 @@ final class Http2Connection implements Protocol {
     /** Whether a graceful shutdown has begun (an answer that begins now and would never end is ended). Any thread. */
     boolean draining() {
         return shared.http1.draining();
+    }
+
+    /** Whether the client's stream has ended (an answer that begins now and would never end is ended). Loop thread. */
+    boolean inputEnded() {
+        return inputEnded;
     }
 
     @Override

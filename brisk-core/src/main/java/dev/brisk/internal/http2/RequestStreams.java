@@ -444,13 +444,18 @@ final class RequestStreams implements FrameReader.StreamFrames {
 
     /**
      * The client's input ended: a stream whose request has not come whole and is not answered yet never
-     * will be, and is reset ({@code CANCEL}; a handler reading its body sees the client gone). Whole requests
-     * and answers on their way go on.
+     * will be, and is reset ({@code CANCEL}); a handler still reading a streamed body after answering sees
+     * the client gone, and its stream is reset once the answer is out. Whole requests and answers on their
+     * way go on.
      */
     void inputEnded() {
         streams.forEach(s -> {
             if (!s.remoteClosed && !s.responded) {
                 resetStream(s, H2.CANCEL, false);
+            } else if (!s.remoteClosed && s.streamed != null) {
+                s.streamed.fail(new ClientDisconnectedException("the client's input ended before its request body did"));
+                s.streamed = null;
+                s.resetAfterResponse = true;
             }
         });
     }

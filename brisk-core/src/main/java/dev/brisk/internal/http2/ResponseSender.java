@@ -197,8 +197,8 @@ final class ResponseSender {
             return true;
         }
         if (stream != null) {
-            if (stream instanceof dev.brisk.internal.web.DrainableBody d && conn.draining()) {
-                d.drain(); // begun after the drain looked at the streams: it ends now, after what it sent
+            if (stream instanceof dev.brisk.internal.web.DrainableBody d && (conn.draining() || conn.inputEnded())) {
+                d.drain(); // begun after the drain (or the client's end) looked at the streams: it ends after what it sent
             }
             s.source = stream;
             s.sourceLength = length;
