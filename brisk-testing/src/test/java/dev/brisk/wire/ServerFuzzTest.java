@@ -6,6 +6,7 @@ import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.LogCapture;
+import dev.brisk.tls.TestKeys;
 import dev.brisk.testing.RawConnection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,6 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.Parameter;
@@ -46,7 +51,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Seeded wire fuzzing: a few hundred connections send mutated and random requests (whole or in random
+ * Seeded wire fuzzing, in the clear and over TLS 1.3: a few hundred connections send mutated and random requests (whole or in random
  * pieces with tiny pauses, then a half-close, nothing, a close or a reset) to a server with small
  * limits and one-second timeouts. Every byte received must parse as a sequence of well-formed HTTP/1.1
  * responses with known statuses; a response with {@code Connection: close} (every framing error has
@@ -63,6 +68,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ServerFuzzTest {
     @Parameter
     Engine engine;
+
+    private static TestKeys.Key key;
+
+    @BeforeAll
+    static void keys() throws Exception {
+        key = TestKeys.shared().server();
+    }
 
     static final long SEED = Long.getLong("brisk.fuzz.seed", 0x5E_2BE2_F022L);
     static final int CONNECTIONS = Integer.getInteger("brisk.fuzz.connections", 300);
@@ -271,8 +283,35 @@ class ServerFuzzTest {
     }
 
     static Received run(int port, Script s) throws IOException, InterruptedException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        Socket plain = new Socket();
+        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        return run(plain, s);
+    }
+
+    /**
+     * Over TLS 1.3 with ALPN {@code http/1.1}: a half-close is the client's {@code close_notify}, which ends
+     * its side only (RFC 8446 6.1).
+     */
+    static Received runOverTls(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
+        Socket plain = new Socket();
+        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, "localhost", port, true);
+        try {
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+            SSLParameters p = socket.getSSLParameters();
+            p.setApplicationProtocols(new String[] {"http/1.1"});
+            p.setProtocols(new String[] {"TLSv1.3"});
+            socket.setSSLParameters(p);
+            socket.startHandshake();
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+        return run(socket, s);
+    }
+
+    private static Received run(Socket connected, Script s) throws IOException, InterruptedException {
+        try (Socket socket = connected) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(READ_TIMEOUT_MILLIS);
             OutputStream out = socket.getOutputStream();
@@ -611,8 +650,15 @@ class ServerFuzzTest {
     }
 
     BriskTestServer start(Map<Integer, Integer> marks) {
+        return start(marks, false);
+    }
+
+    BriskTestServer start(Map<Integer, Integer> marks, boolean tls) {
         return BriskTestServer.start(cfg -> {
             engine.apply(cfg);
+            if (tls) {
+                cfg.options().tlsPem(key.certPem(), key.keyPem());
+            }
             cfg.options()
                     .ioThreads(2)
                     .maxRequestLine(64)
@@ -639,6 +685,17 @@ class ServerFuzzTest {
     @Test
     @Timeout(60)
     void serverSurvivesMutatedAndRandomRequests() throws Exception {
+        fuzz(false);
+    }
+
+    /** The same scripts over TLS 1.3: TLS records, and {@code close_notify} for the half-close. */
+    @Test
+    @Timeout(60)
+    void serverSurvivesMutatedAndRandomRequestsOverTls() throws Exception {
+        fuzz(true);
+    }
+
+    private void fuzz(boolean tls) throws Exception {
         Random r = new Random(SEED);
         List<Script> scripts = new ArrayList<>();
         for (int i = 0; i < CONNECTIONS; i++) {
@@ -648,7 +705,8 @@ class ServerFuzzTest {
         Map<Integer, Integer> marks = new ConcurrentHashMap<>();
         Set<Thread> before = ioThreads();
         long start = System.nanoTime();
-        try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(marks)) {
+        SSLContext client = tls ? key.trustingContext() : null;
+        try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
             Set<Thread> io = new HashSet<>(ioThreads());
             io.removeAll(before);
             // the blocking engine has no I/O loops: a thread per connection instead
@@ -666,7 +724,7 @@ class ServerFuzzTest {
                         skipped.incrementAndGet();
                         return null;
                     }
-                    Received got = run(t.port(), s);
+                    Received got = tls ? runOverTls(t.port(), s, client) : run(t.port(), s);
                     synchronized (received) {
                         received.set(s.id(), got);
                     }
@@ -713,23 +771,24 @@ class ServerFuzzTest {
                     }
                 }
             }
-            System.out.printf("ServerFuzzTest: seed=%d connections=%d skipped=%d in %d ms; ends %s; statuses %s%n",
-                    SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, new TreeMap<>(statuses));
+            System.out.printf("ServerFuzzTest (%s%s): seed=%d connections=%d skipped=%d in %d ms; ends %s; statuses %s%n",
+                    engine, tls ? ", TLS" : "", SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, new TreeMap<>(statuses));
             assertThat(failures).as("seed=%d: connections breaking an invariant", SEED).isEmpty();
             assertThat(scripts.size() - skipped.get()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
 
             // still serving
-            try (RawConnection c = t.raw()) {
-                c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
-                        + "Connection: close\r\n\r\nping");
-                RawConnection.Response hello = c.read();
-                assertThat(hello.status()).isEqualTo(200);
-                assertThat(hello.body()).isEqualTo("hello");
-                RawConnection.Response echo = c.read();
-                assertThat(echo.status()).isEqualTo(200);
-                assertThat(echo.body()).isEqualTo("ping");
-                assertThat(c.closedWithin(2_000)).isTrue();
-            }
+            Script ask = new Script(-1, bytes("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Length: 4\r\nConnection: close\r\n\r\nping"), new int[0], new int[0], End.LEAVE_OPEN, false);
+            Received answer = tls ? runOverTls(t.port(), ask, client) : run(t.port(), ask);
+            assertThat(answer.how()).as("closed after Connection: close").isEqualTo(Closed.EOF);
+            Reader answers = new Reader(answer.bytes());
+            Response hello = answers.response();
+            assertThat(hello.status()).isEqualTo(200);
+            assertThat(hello.text()).isEqualTo("hello");
+            Response echo = answers.response();
+            assertThat(echo.status()).isEqualTo(200);
+            assertThat(echo.text()).isEqualTo("ping");
+            assertThat(answers.atEnd()).isTrue();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (t.app().connectionCount() != 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
