@@ -533,7 +533,9 @@ public interface Context {
      * {@link SseSink#onClose} tells which ended it. The sink's {@link SseSink#lastEventId} is this
      * request's {@code Last-Event-ID}. Read what {@code handler} needs from this context before the
      * call: it runs once the response head is out, when the request may be over (its methods may then
-     * throw {@link IllegalStateException}, and headers or cookies set are not sent).
+     * throw {@link IllegalStateException}, and headers or cookies set are not sent). It runs exactly once:
+     * where the client left before the stream could start (or the request was a {@code HEAD}), with the
+     * sink already closed, so sends return false and {@link SseSink#onClose} callbacks run at once.
      *
      * @param handler runs once with the open stream; may send and block (each send waits for the client)
      * @return this context

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * </pre>
  *
  * <p>The app's handler starts on a virtual thread at the pump's first read: the response head is out
- * by then, so its first send can be written at once.
+ * by then, so its first send can be written at once. A stream closed before that read runs its handler
+ * all the same, with the sink closed, so the handler runs exactly once whatever happens to the client.
  *
  * <p>Threads: {@link #read} and {@link #close} on the pump's thread; the {@link #sink}'s methods on
  * any thread. Everything under one lock.
@@ -313,11 +314,24 @@ public final class EventStream extends InputStream implements dev.brisk.internal
 
     /**
      * The pump is done with the body (it ended, the client left, or a write failed): every waiting
-     * sender learns the stream is over.
+     * sender learns the stream is over. A stream closed before its first read (the client left before it
+     * could start; a {@code HEAD}) still runs its handler, once, with the sink closed: its
+     * {@link SseSink#onClose} callbacks run at once, so an app's clean-up pairs with every call.
      */
     @Override
     public void close() {
+        boolean start;
+        lock.lock();
+        try {
+            start = !started;
+            started = true;
+        } finally {
+            lock.unlock();
+        }
         end(true);
+        if (start) {
+            Thread.ofVirtual().name("brisk-sse").start(this::runHandler);
+        }
     }
 
     /**
