@@ -2,13 +2,6 @@ package dev.brisk.internal.http2;
 
 import dev.brisk.Http2Options;
 import dev.brisk.ClientDisconnectedException;
-import dev.brisk.HttpException;
-import dev.brisk.internal.body.BodyStream;
-import dev.brisk.internal.body.BodyWriter;
-import dev.brisk.internal.http.HttpParseException;
-import dev.brisk.internal.ops.AdmissionControl;
-import dev.brisk.internal.routing.CompiledRoute;
-import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.transport.Wire;
 import dev.brisk.internal.web.Exchange;
 
@@ -23,7 +16,8 @@ import dev.brisk.internal.web.Exchange;
  * <p>Its parts: a {@link HeaderBlock} assembles and decodes header blocks; {@link RequestBodies}
  * takes DATA (the flow control of RFC 9113 6.9 in the client's direction) and the bodies it carries;
  * {@link StreamAdmission} hands whole requests to the app; {@link RecentResets} remembers what this
- * side reset, {@link OpenedIds} which lower ids the client skipped.
+ * side reset, {@link OpenedIds} which lower ids the client skipped; {@link StreamTimers} keeps the
+ * streams' deadlines.
  *
  * <p>Loop thread only.
  */
@@ -37,11 +31,6 @@ final class RequestStreams implements FrameReader.StreamFrames {
     private final ResponseSender sender;
     private final FloodGuard flood;
     private final StreamMap streams = new StreamMap();
-    private final long bodyNanos;
-    private final long queueNanos;
-    private final long writeNanos;
-    /** How long a stream (or the connection) may wait for the client's window: write-timeout, or less (a rate). */
-    private final long stallNanos;
 
     private final HeaderBlock block;
 
@@ -58,6 +47,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
     private long peerInitialWindow = H2.DEFAULT_WINDOW;
     private final RequestBodies bodies;
     private final StreamAdmission admission;
+    private final StreamTimers timers;
 
     RequestStreams(Http2Connection conn, Wire wire, Http2Shared shared, FrameWriter frames, ResponseSender sender,
             FloodGuard flood, int connWindowTarget) {
@@ -71,13 +61,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
         this.admission = new StreamAdmission(conn, wire, shared, sender);
         this.bodies = new RequestBodies(this, admission, conn, wire, shared, frames, sender, connWindowTarget);
         this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders());
-        this.bodyNanos = shared.options.bodyReadTimeout().toNanos();
-        this.queueNanos = shared.options.requestQueueTimeout().toNanos();
-        this.writeNanos = shared.options.writeTimeout().toNanos();
-        // a window kept shut moves nothing: below any min-response-rate once its grace is over (at least an
-        // eighth of the rate's window, the meter's own step), as a socket that takes nothing is on HTTP/1.1
-        long grace = Math.max(shared.options.rateGrace().toNanos(), shared.options.rateWindow().toNanos() / 8);
-        this.stallNanos = shared.options.minResponseRate() > 0 ? Math.min(writeNanos, grace) : writeNanos;
+        this.timers = new StreamTimers(this, wire, shared, bodies, admission, sender);
         this.block = new HeaderBlock(2 * h2.maxHeaderListSize());
     }
 
@@ -467,63 +451,8 @@ final class RequestStreams implements FrameReader.StreamFrames {
         bodies.forget(null);
     }
 
-    /**
-     * The streams' deadlines: a body that stopped coming (408), a wait in the admission queue (503),
-     * a window the client kept shut for {@code write-timeout} (reset).
-     */
-    /** Counts a window stall: a slow response when the rate cut it first, else a timeout. */
-    private void stalled() {
-        if (stallNanos < writeNanos) {
-            wire.counters().slowResponse();
-        } else {
-            wire.counters().timedOut();
-        }
-    }
-
+    /** The streams' deadlines ({@link StreamTimers}). */
     void timers(long now) {
-        streams.forEach(s -> {
-            // a stream refused already (its answer waiting for window) is not refused again: the stall rule below ends it
-            if (!s.remoteClosed && !s.localClosed && !s.dispatched && !s.responded && now - s.lastInput > bodyNanos) {
-                wire.counters().timedOut();
-                bodies.dropBody(s);
-                refuse(s, 408, "Request body read timeout");
-            } else if (!s.remoteClosed && !s.localClosed && !s.dispatched && !s.responded && s.bodyRate != null
-                    && s.bodyRate.tooSlow(now)) {
-                wire.counters().slowBody();
-                bodies.dropBody(s);
-                refuse(s, 408, "Request body arrives below the minimum data rate");
-            } else if (s.streamed != null && !s.remoteClosed && s.recvWindow > 0 && now - s.lastInput > bodyNanos) {
-                // the client stopped sending with room to send: not the handler's slowness, its own
-                wire.counters().timedOut();
-                s.lastInput = now;
-                bodies.failStreamed(s, 408, "Request body read timeout");
-            } else if (s.streamed != null && !s.remoteClosed && s.bodyRate != null && s.bodyRate.tooSlow(now)) {
-                // measured only while the client had room to send (paused while the window is shut)
-                wire.counters().slowBody();
-                s.bodyRate = null; // judged once
-                bodies.failStreamed(s, 408, "Request body arrives below the minimum data rate");
-            } else if (s.ticket != null && now - s.queuedAt > queueNanos) {
-                if (s.ticket.abandon(shared.admission)) {
-                    s.ticket = null;
-                    admission.shed(s, ServerStats.ShedReason.QUEUE_TIMEOUT);
-                }
-            } else if (s.blockedSince != 0 && s.sendRate != null && s.sendRate.tooSlow(now)) {
-                // the client opens its window, but so little at a time that the answer moves below the rate
-                wire.counters().slowResponse();
-                resetStream(s, H2.CANCEL, false);
-            } else if (s.blockedSince != 0 && now - s.blockedSince > stallNanos) {
-                stalled(); // the client kept the stream's window shut for write-timeout, or past the rate's grace
-                resetStream(s, H2.CANCEL, false);
-            }
-        });
-        long connBlocked = sender.connBlockedSince();
-        if (connBlocked != 0 && now - connBlocked > stallNanos) {
-            stalled(); // the connection's window: every stream waiting for it is reset
-            for (Http2Stream s : sender.ready().toArray(new Http2Stream[0])) {
-                if (!s.closed) {
-                    resetStream(s, H2.CANCEL, false);
-                }
-            }
-        }
+        timers.check(now, streams);
     }
 }
