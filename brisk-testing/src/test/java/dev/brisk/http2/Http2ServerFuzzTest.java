@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.LogCapture;
+import dev.brisk.testing.WireFuzzRun;
 import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -26,15 +25,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -327,35 +319,9 @@ class Http2ServerFuzzTest {
     record Received(byte[] bytes, Closed how) {
     }
 
-    static Received run(int port, Script s) throws IOException, InterruptedException {
-        Socket plain = new Socket();
-        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
-        return run(plain, s);
-    }
-
-    /**
-     * Over TLS 1.3 with ALPN {@code h2}: a half-close is the client's {@code close_notify}, which ends its
-     * side only (RFC 8446 6.1).
-     */
-    static Received runOverTls(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
-        Socket plain = new Socket();
-        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
-        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, "localhost", port, true);
-        try {
-            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-            SSLParameters p = socket.getSSLParameters();
-            p.setApplicationProtocols(new String[] {"h2"});
-            p.setProtocols(new String[] {"TLSv1.3"});
-            socket.setSSLParameters(p);
-            socket.startHandshake();
-            if (!"h2".equals(socket.getApplicationProtocol())) {
-                throw new IOException("ALPN chose " + socket.getApplicationProtocol() + ", not h2");
-            }
-        } catch (IOException e) {
-            socket.close();
-            throw e;
-        }
-        return run(socket, s);
+    /** Runs {@code s} over a new connection: h2c, or h2 over TLS 1.3 by ALPN ({@code tls} not null). */
+    static Received run(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
+        return run(tls == null ? WireFuzzRun.plain(port) : WireFuzzRun.tls(port, tls, "h2", READ_TIMEOUT_MILLIS), s);
     }
 
     private static Received run(Socket connected, Script s) throws IOException, InterruptedException {
@@ -617,45 +583,22 @@ class Http2ServerFuzzTest {
             scripts.add(script(r, i));
         }
         Map<Integer, Integer> marks = new ConcurrentHashMap<>();
-        Set<Thread> before = ioThreads();
-        long start = System.nanoTime();
+        Set<Thread> before = WireFuzzRun.ioThreads();
         SSLContext client = tls ? key.trustingContext() : null;
         try (LogCapture capture = LogCapture.install("Http2ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
-            Set<Thread> io = new java.util.HashSet<>(ioThreads());
+            Set<Thread> io = new java.util.HashSet<>(WireFuzzRun.ioThreads());
             io.removeAll(before);
             // the blocking engines have no I/O loops: a thread per connection instead
-            assertThat(io).as("this server's I/O loops").hasSize(engine == Engine.NIO || engine == Engine.URING ? 2 : 0);
-            ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
-            List<Future<?>> results = new ArrayList<>();
-            AtomicInteger skipped = new AtomicInteger();
-            List<Received> received = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(scripts.size(), null)));
-            for (Script s : scripts) {
-                results.add(pool.submit(() -> {
-                    if (System.nanoTime() - start > BUDGET_NANOS) {
-                        skipped.incrementAndGet();
-                        return null;
-                    }
-                    received.set(s.id(), tls ? runOverTls(t.port(), s, client) : run(t.port(), s));
-                    return null;
-                }));
-            }
-            pool.shutdown();
-            List<String> failures = new ArrayList<>();
-            for (int i = 0; i < results.size(); i++) {
-                try {
-                    results.get(i).get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    failures.add(scripts.get(i).describe() + "\n    client failed: " + e.getCause());
-                }
-            }
-            assertThat(pool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-            long fuzzMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(io).as("this server's I/O loops").hasSize(WireFuzzRun.loops(engine));
+            WireFuzzRun.Outcome<Received> run = WireFuzzRun.runAll(scripts, PARALLEL, BUDGET_NANOS,
+                    s -> run(t.port(), s, client), Script::describe);
+            List<String> failures = new ArrayList<>(run.failures());
             // the mark counts are final once the server has closed every connection (timeouts are 1 s)
-            awaitNoConnections(t);
+            WireFuzzRun.awaitNoConnections(t.app());
             assertThat(t.app().connectionCount()).as("open connections after the clients ended").isZero();
             Map<Closed, Integer> ends = new TreeMap<>();
             for (Script s : scripts) {
-                Received got = received.get(s.id());
+                Received got = run.received().get(s.id());
                 if (got == null) {
                     continue;
                 }
@@ -666,9 +609,9 @@ class Http2ServerFuzzTest {
                 }
             }
             System.out.printf("Http2ServerFuzzTest (%s%s): seed=%d connections=%d skipped=%d in %d ms; ends %s; marks %d%n",
-                    engine, tls ? ", TLS" : "", SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, marks.size());
+                    engine, tls ? ", TLS" : "", SEED, scripts.size() - run.skipped(), run.skipped(), run.millis(), ends, marks.size());
             assertThat(failures).as("seed=%d: connections breaking an invariant", SEED).isEmpty();
-            assertThat(scripts.size() - skipped.get()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
+            assertThat(scripts.size() - run.skipped()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
 
             // still serving: a plain request, then the end of the client's side
             byte[] hello = H2Conn.encode(H2Conn.HEADERS, H2Conn.END_STREAM | H2Conn.END_HEADERS, 1, H2Conn.request("GET", "/hello"));
@@ -677,32 +620,14 @@ class Http2ServerFuzzTest {
             request.writeBytes(H2Conn.encode(H2Conn.SETTINGS, 0, 0, new byte[0]));
             request.writeBytes(hello);
             Script ask = new Script(-1, request.toByteArray(), new int[0], End.HALF_CLOSE, false, 0, false, false, false, MAX_FRAME);
-            Received answer = tls ? runOverTls(t.port(), ask, client) : run(t.port(), ask);
+            Received answer = run(t.port(), ask, client);
             assertThat(answer.how()).isEqualTo(Closed.EOF);
             assertThat(new String(answer.bytes(), StandardCharsets.ISO_8859_1)).as("the answer to a last request").contains("hello");
-            awaitNoConnections(t);
+            WireFuzzRun.awaitNoConnections(t.app());
             assertThat(t.app().connectionCount()).as("open connections after the run").isZero();
             assertThat(t.app().metrics().bodyMemoryReserved()).as("request-body memory reserved after the run").isZero();
             assertThat(io).as("I/O threads alive").allMatch(Thread::isAlive);
             assertThat(capture.severe()).as("ERROR records logged by the server").isEmpty();
         }
-    }
-
-    /** Waits (bounded) until the server counts no connection: it closes each within its one-second timeouts. */
-    private static void awaitNoConnections(BriskTestServer t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (t.app().connectionCount() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-    }
-
-    static Set<Thread> ioThreads() {
-        Set<Thread> s = new java.util.HashSet<>();
-        for (Thread th : Thread.getAllStackTraces().keySet()) {
-            if (th.getName().startsWith("brisk-io-") || th.getName().startsWith("brisk-uring-")) {
-                s.add(th);
-            }
-        }
-        return s;
     }
 }

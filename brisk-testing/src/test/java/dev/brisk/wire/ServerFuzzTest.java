@@ -6,6 +6,7 @@ import dev.brisk.StaticResponse;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.LogCapture;
+import dev.brisk.testing.WireFuzzRun;
 import dev.brisk.tls.TestKeys;
 import dev.brisk.testing.RawConnection;
 import java.io.ByteArrayOutputStream;
@@ -13,14 +14,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,18 +30,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -282,32 +273,9 @@ class ServerFuzzTest {
     record Received(byte[] bytes, Closed how, boolean writeFailed) {
     }
 
-    static Received run(int port, Script s) throws IOException, InterruptedException {
-        Socket plain = new Socket();
-        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
-        return run(plain, s);
-    }
-
-    /**
-     * Over TLS 1.3 with ALPN {@code http/1.1}: a half-close is the client's {@code close_notify}, which ends
-     * its side only (RFC 8446 6.1).
-     */
-    static Received runOverTls(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
-        Socket plain = new Socket();
-        plain.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
-        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, "localhost", port, true);
-        try {
-            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-            SSLParameters p = socket.getSSLParameters();
-            p.setApplicationProtocols(new String[] {"http/1.1"});
-            p.setProtocols(new String[] {"TLSv1.3"});
-            socket.setSSLParameters(p);
-            socket.startHandshake();
-        } catch (IOException e) {
-            socket.close();
-            throw e;
-        }
-        return run(socket, s);
+    /** Runs {@code s} over a new connection: plain, or TLS 1.3 with ALPN {@code http/1.1} ({@code tls} not null). */
+    static Received run(int port, Script s, SSLContext tls) throws IOException, InterruptedException {
+        return run(tls == null ? WireFuzzRun.plain(port) : WireFuzzRun.tls(port, tls, "http/1.1", READ_TIMEOUT_MILLIS), s);
     }
 
     private static Received run(Socket connected, Script s) throws IOException, InterruptedException {
@@ -643,12 +611,6 @@ class ServerFuzzTest {
 
     // ---- the test -----------------------------------------------------------------------------
 
-    static Set<Thread> ioThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("brisk-io-"))
-                .collect(Collectors.toSet());
-    }
-
     BriskTestServer start(Map<Integer, Integer> marks) {
         return start(marks, false);
     }
@@ -703,59 +665,28 @@ class ServerFuzzTest {
         }
 
         Map<Integer, Integer> marks = new ConcurrentHashMap<>();
-        Set<Thread> before = ioThreads();
-        long start = System.nanoTime();
+        Set<Thread> before = WireFuzzRun.ioThreads();
         SSLContext client = tls ? key.trustingContext() : null;
         try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
-            Set<Thread> io = new HashSet<>(ioThreads());
+            Set<Thread> io = new HashSet<>(WireFuzzRun.ioThreads());
             io.removeAll(before);
             // the blocking engine has no I/O loops: a thread per connection instead
-            assertThat(io).as("this server's I/O threads").hasSize(engine == Engine.NIO ? 2 : 0);
-
-            ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
-            List<Future<String>> results = new ArrayList<>();
-            AtomicInteger skipped = new AtomicInteger();
-            Map<Closed, AtomicInteger> ends = new ConcurrentHashMap<>();
-            Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
-            List<Received> received = new ArrayList<>(Collections.nCopies(scripts.size(), null));
-            for (Script s : scripts) {
-                results.add(pool.submit(() -> {
-                    if (System.nanoTime() - start > BUDGET_NANOS) {
-                        skipped.incrementAndGet();
-                        return null;
-                    }
-                    Received got = tls ? runOverTls(t.port(), s, client) : run(t.port(), s);
-                    synchronized (received) {
-                        received.set(s.id(), got);
-                    }
-                    ends.computeIfAbsent(got.how(), k -> new AtomicInteger()).incrementAndGet();
-                    return null;
-                }));
-            }
-            pool.shutdown();
-            List<String> failures = new ArrayList<>();
-            for (int i = 0; i < results.size(); i++) {
-                try {
-                    results.get(i).get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    failures.add(scripts.get(i).describe() + "\n    client failed: " + e.getCause());
-                }
-            }
-            assertThat(pool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-            long fuzzMillis = (System.nanoTime() - start) / 1_000_000;
-
+            assertThat(io).as("this server's I/O loops").hasSize(WireFuzzRun.loops(engine));
+            WireFuzzRun.Outcome<Received> run = WireFuzzRun.runAll(scripts, PARALLEL, BUDGET_NANOS,
+                    s -> run(t.port(), s, client), Script::describe);
+            List<String> failures = new ArrayList<>(run.failures());
             // a client may leave before its requests are handled: the mark counts are final once the
             // server has closed every connection (timeouts are 1 s)
-            long closing = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (t.app().connectionCount() != 0 && System.nanoTime() < closing) {
-                Thread.sleep(10);
-            }
+            WireFuzzRun.awaitNoConnections(t.app());
             assertThat(t.app().connectionCount()).as("open connections after the clients ended").isZero();
+            Map<Closed, Integer> ends = new TreeMap<>();
+            Map<Integer, Integer> statuses = new TreeMap<>();
             for (Script s : scripts) {
-                Received got = received.get(s.id());
+                Received got = run.received().get(s.id());
                 if (got == null) {
                     continue;
                 }
+                ends.merge(got.how(), 1, Integer::sum);
                 String failure = check(s, got, marks);
                 if (failure != null) {
                     failures.add(s.describe() + "\n    " + failure);
@@ -764,7 +695,7 @@ class ServerFuzzTest {
                     Reader rd = new Reader(got.bytes());
                     try {
                         while (!rd.atEnd()) {
-                            statuses.computeIfAbsent(rd.response().status(), k -> new AtomicInteger()).incrementAndGet();
+                            statuses.merge(rd.response().status(), 1, Integer::sum);
                         }
                     } catch (Malformed ignored) {
                         // reported by check
@@ -772,14 +703,14 @@ class ServerFuzzTest {
                 }
             }
             System.out.printf("ServerFuzzTest (%s%s): seed=%d connections=%d skipped=%d in %d ms; ends %s; statuses %s%n",
-                    engine, tls ? ", TLS" : "", SEED, scripts.size() - skipped.get(), skipped.get(), fuzzMillis, ends, new TreeMap<>(statuses));
+                    engine, tls ? ", TLS" : "", SEED, scripts.size() - run.skipped(), run.skipped(), run.millis(), ends, statuses);
             assertThat(failures).as("seed=%d: connections breaking an invariant", SEED).isEmpty();
-            assertThat(scripts.size() - skipped.get()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
+            assertThat(scripts.size() - run.skipped()).as("connections run within the budget").isGreaterThan(CONNECTIONS / 2);
 
             // still serving
             Script ask = new Script(-1, bytes("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\n"
                     + "Content-Length: 4\r\nConnection: close\r\n\r\nping"), new int[0], new int[0], End.LEAVE_OPEN, false);
-            Received answer = tls ? runOverTls(t.port(), ask, client) : run(t.port(), ask);
+            Received answer = run(t.port(), ask, client);
             assertThat(answer.how()).as("closed after Connection: close").isEqualTo(Closed.EOF);
             Reader answers = new Reader(answer.bytes());
             Response hello = answers.response();
@@ -789,10 +720,7 @@ class ServerFuzzTest {
             assertThat(echo.status()).isEqualTo(200);
             assertThat(echo.text()).isEqualTo("ping");
             assertThat(answers.atEnd()).isTrue();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (t.app().connectionCount() != 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            WireFuzzRun.awaitNoConnections(t.app());
             assertThat(t.app().connectionCount()).as("open connections after the run").isZero();
             assertThat(io).as("I/O threads alive").allMatch(Thread::isAlive);
             assertThat(capture.severeRecords().stream()
