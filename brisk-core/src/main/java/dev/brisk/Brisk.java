@@ -123,7 +123,8 @@ public final class Brisk implements AutoCloseable {
     /** {@return the engine's counters: connections, responses by status class, latency, bytes, refusals} */
     public ServerMetrics metrics() {
         return new dev.brisk.internal.ops.MetricsView(server.stats(), server.admission(), server::connectionCount,
-                server.app().routes(), server.accessLog(), server.bodies(), server.app().webSockets());
+                server.app().routes(), server.accessLog(), server.bodies(), server.app().webSockets(),
+                server.app().encodedFiles());
     }
 
     /**

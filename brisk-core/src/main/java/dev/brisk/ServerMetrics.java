@@ -185,4 +185,24 @@ public interface ServerMetrics {
      * @return the bytes held now
      */
     long webSocketBufferedBytes();
+
+    /**
+     * Compressed answers of static files served from the encodings the server keeps
+     * ({@code compressed-file-cache}) instead of compressing the file again (a counter).
+     *
+     * @return the answers so far
+     */
+    default long compressedFileCacheHits() {
+        return 0;
+    }
+
+    /**
+     * Bytes of static files' encodings the server keeps now, every mount and coding together; bounded by
+     * {@code compressed-file-cache} (a gauge).
+     *
+     * @return the bytes kept now
+     */
+    default long compressedFileCacheBytes() {
+        return 0;
+    }
 }

@@ -67,6 +67,8 @@ import java.time.Duration;
  *     minimum)</td></tr>
  * <tr><td>rate-grace</td><td>5 s</td><td>time waited on a client before its data rate is first judged</td></tr>
  * <tr><td>rate-window</td><td>10 s</td><td>the time a data rate is averaged over</td></tr>
+ * <tr><td>compressed-file-cache</td><td>1/32 of the max heap, at most 64 MiB</td><td>static files' compressed
+ *     answers kept for reuse, every mount together (least recently used dropped beyond); 0: none kept</td></tr>
  * <tr><td>max-requests-per-connection</td><td>0 (unlimited)</td><td>close a connection after this many</td></tr>
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
  * <tr><td>max-open-files</td><td>1024</td><td>files held open for responses at once, by all static mounts (503 beyond)</td></tr>
@@ -154,6 +156,7 @@ import java.time.Duration;
  *     socket holds for it once {@code rateGrace} has passed, over {@code rateWindow}; 0: no minimum
  * @param rateGrace time waited on a client before its data rate is first judged
  * @param rateWindow the time a data rate is averaged over
+ * @param compressedFileCache bytes of static files' compressed answers kept for reuse, every mount together; 0: none
  */
 public record ServerOptions(
         String host,
@@ -200,7 +203,8 @@ public record ServerOptions(
         long minBodyRate,
         long minResponseRate,
         Duration rateGrace,
-        Duration rateWindow) {
+        Duration rateWindow,
+        long compressedFileCache) {
 
     /** Default of the option {@code port}. */
     public static final int DEFAULT_PORT = 8080;
@@ -259,6 +263,16 @@ public record ServerOptions(
     public static final Duration DEFAULT_RATE_GRACE = Duration.ofSeconds(5);
     /** Default of the option {@code rate-window}. */
     public static final Duration DEFAULT_RATE_WINDOW = Duration.ofSeconds(10);
+
+    /**
+     * Default of the option {@code compressed-file-cache}: 1/32 of the heap this JVM may grow to
+     * ({@link Runtime#maxMemory()}), at most 64 MiB.
+     *
+     * @return the default bound in bytes
+     */
+    public static long defaultCompressedFileCache() {
+        return Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 32);
+    }
 
     /**
      * Default of the option {@code body-memory-budget}: a quarter of the heap this JVM may grow to
@@ -345,6 +359,7 @@ public record ServerOptions(
         requireRange("min-response-rate", minResponseRate, 0, 1L << 40);
         requireNotNegative("rate-grace", rateGrace);
         requirePositive("rate-window", rateWindow);
+        requireRange("compressed-file-cache", compressedFileCache, 0, Long.MAX_VALUE);
     }
 
     private static void requireRange(String name, long v, long min, long max) {
@@ -460,6 +475,7 @@ public record ServerOptions(
         private long minResponseRate = DEFAULT_MIN_DATA_RATE;
         private Duration rateGrace = DEFAULT_RATE_GRACE;
         private Duration rateWindow = DEFAULT_RATE_WINDOW;
+        private long compressedFileCache = defaultCompressedFileCache();
 
         private Builder() {
         }
@@ -1015,6 +1031,15 @@ public record ServerOptions(
          * @return this builder
          */
         public Builder rateWindow(Duration v) { rateWindow = v; return this; }
+        /**
+         * Bytes of static files' compressed answers kept for reuse, every mount together: a file of up to
+         * 256 KiB compressed for one client is kept, so the next client taking that coding gets the same
+         * bytes without the file being compressed again; the least recently used are dropped beyond it
+         * (option {@code compressed-file-cache}, default 1/32 of the max heap, at most 64 MiB; 0 keeps none).
+         * @param v the value in bytes; checked only by {@link #build()}
+         * @return this builder
+         */
+        public Builder compressedFileCache(long v) { compressedFileCache = v; return this; }
 
         /**
          * Overlays every option that {@code source} supplies on the values set so far.
@@ -1105,6 +1130,7 @@ public record ServerOptions(
             minResponseRate = source.size("min-response-rate", minResponseRate);
             rateGrace = source.duration("rate-grace", rateGrace);
             rateWindow = source.duration("rate-window", rateWindow);
+            compressedFileCache = source.size("compressed-file-cache", compressedFileCache);
         }
 
         /**
@@ -1129,7 +1155,8 @@ public record ServerOptions(
                     requestQueueSize, requestQueueTimeout, accessLog, accessLogSampleRate, requestIds,
                     io, threads, platformThreads, connectionWaitTimeout, bodyMemoryBudget, bodySpoolThreshold,
                     bodySpoolDisk, bodySpoolDir, new FormOptions(formMaxParts, formMaxPartSize, formMaxSize,
-                            formMaxPartHeaderSize, formSpoolThreshold), minBodyRate, minResponseRate, rateGrace, rateWindow);
+                            formMaxPartHeaderSize, formSpoolThreshold), minBodyRate, minResponseRate, rateGrace, rateWindow,
+                    compressedFileCache);
         }
     }
 }

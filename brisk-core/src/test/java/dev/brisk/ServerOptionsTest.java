@@ -118,7 +118,8 @@ class ServerOptionsTest {
                 bad("min-body-rate", "min-body-rate -1", b -> b.minBodyRate(-1)),
                 bad("min-response-rate", "min-response-rate -1", b -> b.minResponseRate(-1)),
                 bad("rate-grace", "rate-grace -1ms", b -> b.rateGrace(Duration.ofMillis(-1))),
-                bad("rate-window", "rate-window 0", b -> b.rateWindow(Duration.ZERO)));
+                bad("rate-window", "rate-window 0", b -> b.rateWindow(Duration.ZERO)),
+                bad("compressed-file-cache", "compressed-file-cache -1", b -> b.compressedFileCache(-1)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -214,7 +215,8 @@ class ServerOptionsTest {
                 "brisk.min-body-rate", "1KiB",
                 "brisk.min-response-rate", "100",
                 "brisk.rate-grace", "2s",
-                "brisk.rate-window", "3s");
+                "brisk.rate-window", "3s",
+                "brisk.compressed-file-cache", "8MiB");
         ServerOptions o = ServerOptions.builder().from(ConfigSource.of(Map.of(), new Properties(), file)).build();
         assertThat(o).isEqualTo(new ServerOptions("127.0.0.1", 9001, 8081,
                 new TlsOptions(null, null, null, java.nio.file.Path.of("/keys/server.p12"), "pw", ClientAuth.WANT,
@@ -228,7 +230,7 @@ class ServerOptionsTest {
                 Duration.ofMillis(40), 4, ConcurrencyLimitMode.ADAPTIVE, 0, Duration.ofMillis(250), AccessLogMode.SAMPLED, 7, true,
                 IoMode.BLOCKING, ThreadMode.PLATFORM, 64, Duration.ofSeconds(2), 64L << 20, 256L << 10, 0,
                 "/var/tmp/brisk", new FormOptions(20, 1 << 20, 2 << 20, 1024, 4096), 1024, 100, Duration.ofSeconds(2),
-                Duration.ofSeconds(3)));
+                Duration.ofSeconds(3), 8L << 20));
     }
 
     @Test

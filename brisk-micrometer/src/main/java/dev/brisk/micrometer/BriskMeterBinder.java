@@ -42,6 +42,8 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.access.log.dropped [brisk_access_log_dropped_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.body.memory.reserved [brisk_body_memory_reserved]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.body.spool.reserved [brisk_body_spool_reserved]</td><td>gauge (bytes)</td><td></td></tr>
+ * <tr><td>brisk.compressed.file.cache.hits [brisk_compressed_file_cache_hits_total]</td><td>counter</td><td></td></tr>
+ * <tr><td>brisk.compressed.file.cache.bytes [brisk_compressed_file_cache_bytes]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.websocket.sessions.opened [brisk_websocket_sessions_opened_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.websocket.sessions.active [brisk_websocket_sessions_active]</td><td>gauge</td><td></td></tr>
  * <tr><td>brisk.websocket.messages [brisk_websocket_messages_total]</td><td>counter</td><td>direction in, out</td></tr>
@@ -149,6 +151,12 @@ public final class BriskMeterBinder implements MeterBinder {
                 ServerMetrics::bodyMemoryReserved);
         gauge(registry, "brisk.body.spool.reserved", "disk reserved by spooled request bodies now, bytes",
                 ServerMetrics::bodySpoolReserved);
+        counter(registry, "brisk.compressed.file.cache.hits",
+                "compressed static-file answers served from a kept encoding, not compressed again",
+                ServerMetrics::compressedFileCacheHits, Tags.empty());
+        gauge(registry, "brisk.compressed.file.cache.bytes",
+                "bytes of static files' encodings kept now, bytes (compressed-file-cache)",
+                ServerMetrics::compressedFileCacheBytes);
         counter(registry, "brisk.websocket.sessions.opened", "WebSocket sessions opened",
                 ServerMetrics::webSocketSessionsOpened, Tags.empty());
         gauge(registry, "brisk.websocket.sessions.active", "WebSocket sessions open now",

@@ -115,7 +115,12 @@ public final class ClasspathSource implements Source {
                 release.run();
                 throw e;
             }
-            return Resource.slice(in, start, count, release);
+            SizedBody body = Resource.slice(in, start, count, release);
+            long crc = entry.getCrc();
+            // a jar's entry does not change under its loader: its name, CRC and size tell its bytes
+            return start == 0 && count == length() && crc >= 0
+                    ? body.keyed(List.of(connection.getJarFileURL().toExternalForm(), entry.getName(), crc, length()))
+                    : body;
         }
 
         @Override

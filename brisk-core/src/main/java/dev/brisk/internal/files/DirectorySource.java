@@ -161,7 +161,8 @@ public final class DirectorySource implements Source {
                 release.run();
                 throw e;
             }
-            return new FileRegion(ch, start, count, release);
+            FileRegion body = new FileRegion(ch, start, count, release);
+            return start == 0 && count == attrs.size() ? body.keyed(FileContent.of(path, attrs)) : body;
         }
 
         @Override

@@ -12,6 +12,23 @@ import java.io.InputStream;
  * the last byte is written or when the response is abandoned. Read by one thread at a time.
  */
 public abstract class SizedBody extends InputStream {
+    private Object contentKey;
+
     /** {@return how many bytes the stream yields: the response's {@code Content-Length}} */
     public abstract long length();
+
+    /**
+     * {@return a value equal for every body with these same bytes (a whole file: its path, size,
+     * modification time and file key), by which an encoding of them may be reused; or null when the
+     * bytes cannot be told apart so (part of a file, a file changed too lately to be trusted)}
+     */
+    public final Object contentKey() {
+        return contentKey;
+    }
+
+    /** Sets {@link #contentKey} before the body is handed on; returns this. */
+    final SizedBody keyed(Object key) {
+        this.contentKey = key;
+        return this;
+    }
 }

@@ -15,11 +15,14 @@ public final class MetricsView implements ServerMetrics {
     private final AccessLog accessLog;
     private final dev.brisk.internal.body.BodyStore bodies;
     private final dev.brisk.internal.ws.WebSockets ws;
+    private final dev.brisk.internal.compress.EncodedFiles encodedFiles;
 
     /** @param accessLog the access log, or null when it is off */
     public MetricsView(ServerStats stats, AdmissionControl admission, IntSupplier activeConnections,
                        List<dev.brisk.internal.routing.CompiledRoute> routes, AccessLog accessLog,
-                       dev.brisk.internal.body.BodyStore bodies, dev.brisk.internal.ws.WebSockets ws) {
+                       dev.brisk.internal.body.BodyStore bodies, dev.brisk.internal.ws.WebSockets ws,
+                       dev.brisk.internal.compress.EncodedFiles encodedFiles) {
+        this.encodedFiles = encodedFiles;
         this.bodies = bodies;
         this.ws = ws;
         this.routes = routes;
@@ -54,6 +57,8 @@ public final class MetricsView implements ServerMetrics {
     @Override public long webSocketProtocolErrors() { return ws.stats().protocolErrors(); }
     @Override public long webSocketIdleClosed() { return ws.stats().idleClosed(); }
     @Override public long webSocketBufferedBytes() { return ws.memoryUsed(); }
+    @Override public long compressedFileCacheHits() { return encodedFiles.hits(); }
+    @Override public long compressedFileCacheBytes() { return encodedFiles.bytes(); }
     @Override public long latencySumNanos() { return stats.latencySumNanos(); }
     @Override public Map<String, Long> parseErrors() { return stats.parseErrors(); }
     @Override public Map<String, Long> shed() { return stats.shed(); }

@@ -25,15 +25,22 @@ public final class App {
     private final Readiness readiness;
     private final WebSockets webSockets;
     private final RequestServices services;
+    private final dev.brisk.internal.compress.EncodedFiles encodedFiles;
 
     App(Routing routing, Dispatcher dispatcher, FastRoutes fastRoutes, Readiness readiness, WebSockets webSockets,
-        RequestServices services) {
+        RequestServices services, dev.brisk.internal.compress.EncodedFiles encodedFiles) {
         this.routing = routing;
         this.dispatcher = dispatcher;
         this.fastRoutes = fastRoutes;
         this.readiness = readiness;
         this.webSockets = webSockets;
         this.services = services;
+        this.encodedFiles = encodedFiles;
+    }
+
+    /** The static files' encodings kept for reuse (option {@code compressed-file-cache}). */
+    public dev.brisk.internal.compress.EncodedFiles encodedFiles() {
+        return encodedFiles;
     }
 
     /** The app's WebSocket sessions: their limits, shared memory and counters. */

@@ -16,6 +16,7 @@ import dev.brisk.RouteGroup;
 import dev.brisk.ServerOptions;
 import dev.brisk.StaticFiles;
 import dev.brisk.StaticResponse;
+import dev.brisk.internal.compress.EncodedFiles;
 import dev.brisk.internal.files.OpenFiles;
 import dev.brisk.internal.files.StaticFileHandler;
 import dev.brisk.WebSocketConfig;
@@ -515,7 +516,8 @@ public final class AppConfig implements BriskConfig {
         }
         RequestServices services = new RequestServices(codec, opts.forms(), corsByRoute);
         Routing routing = new Routing(router, chains, guarded, services, opts.dispatch());
-        Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures));
-        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services);
+        EncodedFiles encodedFiles = new EncodedFiles(opts.compressedFileCache()); // one bound for every mount
+        Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures, encodedFiles));
+        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services, encodedFiles);
     }
 }

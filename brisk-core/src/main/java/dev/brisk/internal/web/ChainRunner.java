@@ -13,10 +13,12 @@ import java.util.List;
 final class ChainRunner {
     private final Handler[] afterFilters;
     private final ExceptionMapping failures;
+    private final dev.brisk.internal.compress.EncodedFiles encodedFiles;
 
-    ChainRunner(List<Handler> afterFilters, ExceptionMapping failures) {
+    ChainRunner(List<Handler> afterFilters, ExceptionMapping failures, dev.brisk.internal.compress.EncodedFiles encodedFiles) {
         this.afterFilters = afterFilters.toArray(Handler[]::new);
         this.failures = failures;
+        this.encodedFiles = encodedFiles;
     }
 
     void run(Exchange ex) {
@@ -35,7 +37,7 @@ final class ChainRunner {
         failures.errorPage(ex);
         try {
             ex.holdPartsForAnswer(); // a stored part sent as the answer (or read by it) outlives the handler
-            ResponseCompression.apply(ex);
+            ResponseCompression.apply(ex, encodedFiles);
         } catch (RuntimeException e) {
             // the answer goes out as it is: uncompressed is still right
             System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "compressing a response failed", e);

@@ -2,6 +2,7 @@ package dev.brisk.internal.web;
 
 import dev.brisk.Compression;
 import dev.brisk.internal.compress.Coding;
+import dev.brisk.internal.compress.EncodedFiles;
 import dev.brisk.internal.compress.EncodingStream;
 import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.files.UnsentBody;
@@ -19,7 +20,8 @@ import java.util.Locale;
  * Applies a {@link Compression} left on an exchange by the middleware, once its answer is final (after
  * the chain, the after filters and the error page), on the handler's thread: decides whether the
  * answer qualifies (see {@link Compression} for the rules), adds {@code Vary}, and replaces the body
- * with its encoding. Stateless.
+ * with its encoding; a static file's encoding may come from, and go to, the server's {@link EncodedFiles}.
+ * Stateless.
  */
 final class ResponseCompression {
     /**
@@ -31,7 +33,8 @@ final class ResponseCompression {
     private ResponseCompression() {
     }
 
-    static void apply(Exchange ex) {
+    /** @param files the server's kept encodings of static files */
+    static void apply(Exchange ex, EncodedFiles files) {
         if (!(ex.attribute(Compression.ATTRIBUTE) instanceof Compression c) || !c.enabled()) {
             return;
         }
@@ -73,7 +76,7 @@ final class ResponseCompression {
             // answer with its Content-Length, instead of a pump's hand-offs between threads per piece
             // (a 100 KiB JSON file: 16 context switches per request, and 15 % more CPU, before)
             try {
-                ex.encodedWhole(coding.encode(stream, size));
+                ex.encodedWhole(encodeWhole(stream, size, coding, files));
             } catch (IOException e) {
                 // part of the body is read already: it cannot go out as it is
                 System.getLogger("dev.brisk").log(System.Logger.Level.ERROR, "reading a body to compress it failed", e);
@@ -94,6 +97,17 @@ final class ResponseCompression {
         if (etag != null && !etag.startsWith("W/")) {
             ex.header("ETag", "W/" + etag); // another byte sequence of the same resource
         }
+    }
+
+    /** {@code stream}'s encoding: kept from an earlier answer with the same bytes, or made now (and kept). */
+    private static ByteBuffer encodeWhole(InputStream stream, long size, Coding coding, EncodedFiles files)
+            throws IOException {
+        Object content = files.enabled() && stream instanceof SizedBody sized ? sized.contentKey() : null;
+        if (content == null) {
+            return coding.encode(stream, size);
+        }
+        ByteBuffer kept = files.get(content, coding);
+        return kept != null ? kept : files.put(content, coding, coding.encode(stream, size));
     }
 
     /**
