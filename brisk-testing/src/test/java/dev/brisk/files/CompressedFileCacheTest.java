@@ -33,6 +33,9 @@ class CompressedFileCacheTest {
     private static final Instant OLD = Instant.parse("2025-03-04T05:06:07.123456789Z");
     /** Between the whole-file threshold of the inline path (12 KiB) and of whole compression (256 KiB). */
     private static final String JSON = StaticTree.json();
+    /** Small enough to be read whole with the head (up to 12 KiB). */
+    private static final String SMALL = JSON.substring(0, 4000) + "]";
+    private static final String OTHER = "{\"other\":\"" + "x".repeat(3000) + "\"}";
 
     @Parameter
     Engine engine;
@@ -45,6 +48,11 @@ class CompressedFileCacheTest {
             cfg.options().shutdownTimeout(Duration.ofSeconds(1)).ioThreads(2).compressedFileCache(cacheBytes);
             cfg.use(Compression.defaults());
             cfg.staticFiles("/s", StaticFiles.directory(tmp).precompressed(false));
+            cfg.after(ctx -> {
+                if (ctx.queryParam("swap") != null) { // an after filter that answers with other bytes
+                    ctx.bytes(OTHER.getBytes(StandardCharsets.UTF_8)).contentType("application/json");
+                }
+            });
         });
     }
 
@@ -167,6 +175,24 @@ class CompressedFileCacheTest {
             }
             assertThat(t.app().metrics().compressedFileCacheHits()).isZero();
             assertThat(t.app().metrics().compressedFileCacheBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aSmallFileReadWholeIsKeptTooButNotForAnAnswerThatReplacedIt() {
+        write("small.json", SMALL, OLD);
+        try (BriskTestServer t = start(1 << 20)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(gzipped(t, "/s/small.json")).isEqualTo(SMALL);
+            }
+            assertThat(t.app().metrics().compressedFileCacheHits()).isEqualTo(2);
+            // the same file, but an after filter set other bytes: never the file's kept encoding
+            for (int i = 0; i < 2; i++) {
+                assertThat(gzipped(t, "/s/small.json?swap=1")).isEqualTo(OTHER);
+            }
+            assertThat(t.app().metrics().compressedFileCacheHits()).isEqualTo(2);
+            assertThat(gzipped(t, "/s/small.json")).isEqualTo(SMALL);
+            assertThat(t.app().metrics().compressedFileCacheHits()).isEqualTo(3);
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Encodings of static files kept for reuse, for the whole server (option {@code compressed-file-cache}):
- * a file body with a content key (see {@code SizedBody.contentKey}) that one client got compressed is
+ * a file body with a content key (a {@code SizedBody}'s, or a small file's read whole, as {@code KeyedBytes}) that one client got compressed is
  * kept in that coding, so the next client that takes the coding gets the same bytes without the file
  * being deflated again (a 100 KiB JSON file at level 6: about 1.4 ms of CPU each time). Bounded by the
  * bytes kept over every mount and coding together; the least recently used go first; an encoding larger

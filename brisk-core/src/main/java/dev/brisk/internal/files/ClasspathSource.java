@@ -116,11 +116,14 @@ public final class ClasspathSource implements Source {
                 throw e;
             }
             SizedBody body = Resource.slice(in, start, count, release);
+            return start == 0 && count == length() ? body.keyed(contentKey()) : body;
+        }
+
+        @Override
+        public Object contentKey() {
             long crc = entry.getCrc();
             // a jar's entry does not change under its loader: its name, CRC and size tell its bytes
-            return start == 0 && count == length() && crc >= 0
-                    ? body.keyed(List.of(connection.getJarFileURL().toExternalForm(), entry.getName(), crc, length()))
-                    : body;
+            return crc < 0 ? null : List.of(connection.getJarFileURL().toExternalForm(), entry.getName(), crc, length());
         }
 
         @Override

@@ -162,7 +162,12 @@ public final class DirectorySource implements Source {
                 throw e;
             }
             FileRegion body = new FileRegion(ch, start, count, release);
-            return start == 0 && count == attrs.size() ? body.keyed(FileContent.of(path, attrs)) : body;
+            return start == 0 && count == attrs.size() ? body.keyed(contentKey()) : body;
+        }
+
+        @Override
+        public Object contentKey() {
+            return FileContent.of(path, attrs);
         }
 
         @Override

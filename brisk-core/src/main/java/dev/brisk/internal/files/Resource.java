@@ -39,6 +39,14 @@ public interface Resource {
      */
     byte[] read(long start, int count) throws IOException;
 
+    /**
+     * {@return a value equal for every version of a resource with the same bytes, by which an encoding of
+     * them may be reused (see {@link SizedBody#contentKey}); null when none can be told}
+     */
+    default Object contentKey() {
+        return null;
+    }
+
     /** A stream over the first {@code count} bytes of {@code in} from {@code start}, of known length. */
     static SizedBody slice(InputStream in, long start, long count, Runnable release) throws IOException {
         try {

@@ -1,5 +1,6 @@
 package dev.brisk.internal.files;
 
+import dev.brisk.Compression;
 import dev.brisk.Context;
 import dev.brisk.Handler;
 import dev.brisk.HttpException;
@@ -247,6 +248,12 @@ public final class StaticFileHandler implements Handler {
             head.run();
             encoded(ctx, coding); // only with the file's bytes: never on a 503 or an error page
             ctx.bytes(bytes);
+            if (start == 0 && count == rep.length() && ctx.attribute(Compression.ATTRIBUTE) instanceof Compression c && c.enabled()) {
+                Object key = rep.contentKey(); // its encoding may be kept for the next client
+                if (key != null) {
+                    ctx.attribute(KeyedBytes.ATTRIBUTE, new KeyedBytes(key, bytes));
+                }
+            }
         } else {
             SizedBody body = open(rep, start, count, files);
             head.run();

@@ -4,6 +4,7 @@ import dev.brisk.Compression;
 import dev.brisk.internal.compress.Coding;
 import dev.brisk.internal.compress.EncodedFiles;
 import dev.brisk.internal.compress.EncodingStream;
+import dev.brisk.internal.files.KeyedBytes;
 import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.files.UnsentBody;
 import dev.brisk.internal.http.AcceptEncoding;
@@ -88,7 +89,7 @@ final class ResponseCompression {
         } else if (stream != null) {
             ex.ownedStream(new EncodingStream(stream, coding));
         } else {
-            ex.encodedBody(coding.encode(body(ex)));
+            ex.encodedBody(encodeBytes(ex, coding, files));
         }
         ex.header("Content-Encoding", name);
         // ranges are served from the unencoded bytes only: this representation has none to offer
@@ -108,6 +109,16 @@ final class ResponseCompression {
         }
         ByteBuffer kept = files.get(content, coding);
         return kept != null ? kept : files.put(content, coding, coding.encode(stream, size));
+    }
+
+    /** The byte body's encoding: kept from an earlier answer with a static file's same bytes, or made now. */
+    private static ByteBuffer encodeBytes(Exchange ex, Coding coding, EncodedFiles files) {
+        if (files.enabled() && ex.attribute(KeyedBytes.ATTRIBUTE) instanceof KeyedBytes file
+                && file.bytes() == ex.responseBody()) {
+            ByteBuffer kept = files.get(file.key(), coding);
+            return kept != null ? kept : files.put(file.key(), coding, coding.encode(ByteBuffer.wrap(file.bytes())));
+        }
+        return coding.encode(body(ex));
     }
 
     /**
