@@ -68,7 +68,8 @@ import java.time.Duration;
  * <tr><td>rate-grace</td><td>5 s</td><td>time waited on a client before its data rate is first judged</td></tr>
  * <tr><td>rate-window</td><td>10 s</td><td>the time a data rate is averaged over</td></tr>
  * <tr><td>compressed-file-cache</td><td>1/32 of the max heap, at most 64 MiB</td><td>static files' compressed
- *     answers kept for reuse, every mount together (least recently used dropped beyond); 0: none kept</td></tr>
+ *     answers kept for reuse, every mount together, each with 512 bytes of overhead counted (least recently
+ *     used dropped beyond); 0: none kept</td></tr>
  * <tr><td>max-requests-per-connection</td><td>0 (unlimited)</td><td>close a connection after this many</td></tr>
  * <tr><td>max-connections</td><td>10000</td><td>above this, stop accepting (the kernel backlog queues)</td></tr>
  * <tr><td>max-open-files</td><td>1024</td><td>files held open for responses at once, by all static mounts (503 beyond)</td></tr>

@@ -42,7 +42,7 @@ public final class WireFuzzRun {
     /**
      * What a run gave.
      *
-     * @param received each script's result, in the scripts' order; null where it was skipped or failed
+     * @param received each script's result at the script's index in the list run; null where it was skipped or failed
      * @param failures a line per client that failed (the script described, then the cause)
      * @param skipped scripts not started because the budget was spent
      * @param millis the run's duration

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  * a file body with a content key (a {@code SizedBody}'s, or a small file's read whole, as {@code KeyedBytes}) that one client got compressed is
  * kept in that coding, so the next client that takes the coding gets the same bytes without the file
  * being deflated again (a 100 KiB JSON file at level 6: about 1.4 ms of CPU each time). Bounded by the
- * bytes kept over every mount and coding together; the least recently used go first; an encoding larger
- * than the bound is not kept. A key changes with the file's size, time or identity, so a changed file is
+ * bytes kept over every mount and coding together, each entry's overhead counted; the least recently
+ * used go first; an encoding larger than the bound is not kept. A key changes with the file's size, time or identity, so a changed file is
  * encoded anew and its old encoding ages out.
  *
  * <p>Thread-safe: one lock, held for the map alone, never while anything is encoded. Two clients that
@@ -21,6 +21,12 @@ import java.util.concurrent.atomic.LongAdder;
 public final class EncodedFiles {
     private record Key(Object content, Coding coding) {
     }
+
+    /**
+     * What an entry costs beside its bytes (its key with the file's path, the map's entry, the buffer
+     * object), counted against the bound so that many tiny encodings cannot hold several times it.
+     */
+    public static final int ENTRY_OVERHEAD = 512;
 
     private final long bound;
     private final LinkedHashMap<Key, ByteBuffer> kept = new LinkedHashMap<>(64, 0.75f, true);
@@ -62,16 +68,17 @@ public final class EncodedFiles {
      */
     public ByteBuffer put(Object content, Coding coding, ByteBuffer encoded) {
         int size = encoded.remaining();
-        if (size > bound) {
+        long cost = size + (long) ENTRY_OVERHEAD;
+        if (cost > bound) {
             return encoded;
         }
         ByteBuffer copy = ByteBuffer.allocate(size).put(encoded.duplicate()).flip().asReadOnlyBuffer();
         synchronized (kept) {
             ByteBuffer old = kept.put(new Key(content, coding), copy);
-            bytes += size - (old == null ? 0 : old.capacity());
+            bytes += cost - (old == null ? 0 : old.capacity() + ENTRY_OVERHEAD);
             Iterator<Map.Entry<Key, ByteBuffer>> eldest = kept.entrySet().iterator();
             while (bytes > bound && eldest.hasNext()) {
-                bytes -= eldest.next().getValue().capacity();
+                bytes -= eldest.next().getValue().capacity() + ENTRY_OVERHEAD;
                 eldest.remove();
             }
         }
@@ -83,7 +90,7 @@ public final class EncodedFiles {
         return hits.sum();
     }
 
-    /** {@return the bytes kept now} */
+    /** {@return the bytes kept now, each entry's {@link #ENTRY_OVERHEAD} included} */
     public long bytes() {
         synchronized (kept) {
             return bytes;

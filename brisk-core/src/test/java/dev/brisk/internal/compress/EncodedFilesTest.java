@@ -17,11 +17,11 @@ class EncodedFilesTest {
 
     @Test
     void keptPerContentAndCodingAsReadOnlyViewsOfTheirOwn() {
-        EncodedFiles f = new EncodedFiles(1000);
+        EncodedFiles f = new EncodedFiles(1000 + EncodedFiles.ENTRY_OVERHEAD);
         assertThat(f.get("a", Coding.gzip(6))).isNull();
         ByteBuffer kept = f.put("a", Coding.gzip(6), bytes(100, 1));
         assertThat(kept.remaining()).isEqualTo(100);
-        assertThat(f.bytes()).isEqualTo(100);
+        assertThat(f.bytes()).as("its bytes and its overhead").isEqualTo(100 + EncodedFiles.ENTRY_OVERHEAD);
         assertThat(f.get("a", Coding.gzip(1))).as("another level").isNull();
         assertThat(f.get("a", Coding.deflate(6))).as("another coding").isNull();
         ByteBuffer one = f.get("a", Coding.gzip(6));
@@ -31,13 +31,14 @@ class EncodedFilesTest {
         Assertions.assertThatThrownBy(() -> two.put(0, (byte) 9)).isInstanceOf(ReadOnlyBufferException.class);
         assertThat(f.hits()).isEqualTo(2);
         f.put("a", Coding.gzip(6), bytes(50, 2));
-        assertThat(f.bytes()).as("replaced").isEqualTo(50);
+        assertThat(f.bytes()).as("replaced").isEqualTo(50 + EncodedFiles.ENTRY_OVERHEAD);
         assertThat(f.get("a", Coding.gzip(6)).get()).isEqualTo((byte) 2);
     }
 
     @Test
     void theLeastRecentlyUsedGoFirstAndWhatIsLargerThanTheBoundIsNotKept() {
-        EncodedFiles f = new EncodedFiles(300);
+        int o = EncodedFiles.ENTRY_OVERHEAD;
+        EncodedFiles f = new EncodedFiles(3 * (100 + o));
         f.put("a", Coding.gzip(6), bytes(100, 1));
         f.put("b", Coding.gzip(6), bytes(100, 2));
         f.put("c", Coding.gzip(6), bytes(100, 3));
@@ -47,10 +48,10 @@ class EncodedFilesTest {
         assertThat(f.get("c", Coding.gzip(6))).isNull();
         assertThat(f.get("a", Coding.gzip(6))).isNotNull();
         assertThat(f.get("d", Coding.gzip(6))).isNotNull();
-        assertThat(f.bytes()).isEqualTo(250);
-        ByteBuffer big = bytes(301, 5);
+        assertThat(f.bytes()).isEqualTo(250 + 2 * o);
+        ByteBuffer big = bytes(300 + 2 * o + 1, 5); // with its overhead, one byte over the bound
         assertThat(f.put("e", Coding.gzip(6), big)).as("not kept: handed back as it was").isSameAs(big);
-        assertThat(f.bytes()).isEqualTo(250);
+        assertThat(f.bytes()).isEqualTo(250 + 2 * o);
         assertThat(new EncodedFiles(0).enabled()).isFalse();
     }
 }
