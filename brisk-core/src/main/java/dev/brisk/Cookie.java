@@ -237,21 +237,6 @@ public final class Cookie {
         return s.toString();
     }
 
-    /** Quotes {@code s} for an error message: control characters escaped, cut at 64 characters. */
-    private static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        int n = Math.min(s.length(), 64);
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
-                b.append(String.format("\\x%02x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append(s.length() > n ? "\"..." : "\"").toString();
-    }
-
     /**
      * Collects a cookie's name, value and attributes. Each setter checks its argument at once and
      * {@link #build()} checks how they combine. Not thread-safe; a builder may build many cookies.
@@ -271,13 +256,13 @@ public final class Cookie {
         private Builder(String name, String value) {
             if (name == null || !CookieSyntax.isToken(name, 0, name.length())) {
                 throw new IllegalArgumentException("cookie name must be a token (letters, digits and "
-                        + "!#$%&'*+-.^_`|~): " + (name == null ? "null" : quote(name)));
+                        + "!#$%&'*+-.^_`|~): " + (name == null ? "null" : CookieSyntax.quote(name)));
             }
             if (name.charAt(0) == '$') {
                 // RFC 2965's attribute names ($Version, $Path, ...): readers, this server's included, skip
                 // them, so such a cookie would be set and never come back
                 throw new IllegalArgumentException("cookie name must not start with '$' (readers skip such names): "
-                        + quote(name));
+                        + CookieSyntax.quote(name));
             }
             if (value == null) {
                 throw new IllegalArgumentException("cookie value must not be null (use \"\" for an empty one)");
@@ -285,7 +270,7 @@ public final class Cookie {
             if (!CookieSyntax.isCookieValue(value, 0, value.length())) {
                 throw new IllegalArgumentException("cookie " + name + ": the value may hold only printable ASCII "
                         + "but space, '\"', ',', ';' and '\\' (optionally in one pair of double quotes); encode it "
-                        + "first: " + quote(value));
+                        + "first: " + CookieSyntax.quote(value));
             }
             if (name.length() + value.length() > MAX_NAME_VALUE_LENGTH) {
                 throw new IllegalArgumentException("cookie " + name + ": name and value are " + (name.length()
@@ -339,16 +324,9 @@ public final class Cookie {
          * @throws IllegalArgumentException when invalid or longer than {@value #MAX_ATTRIBUTE_LENGTH}
          */
         public Builder path(String path) {
-            if (path != null) {
-                boolean ok = path.startsWith("/") && path.length() <= MAX_ATTRIBUTE_LENGTH;
-                for (int i = 0; ok && i < path.length(); i++) {
-                    char c = path.charAt(i);
-                    ok = c >= 0x20 && c < 0x7f && c != ';';
-                }
-                if (!ok) {
-                    throw new IllegalArgumentException("cookie " + name + ": Path must start with '/' and hold at most "
-                            + MAX_ATTRIBUTE_LENGTH + " printable ASCII characters but ';': " + quote(path));
-                }
+            if (path != null && !CookieSyntax.isPath(path, MAX_ATTRIBUTE_LENGTH)) {
+                throw new IllegalArgumentException("cookie " + name + ": Path must start with '/' and hold at most "
+                        + MAX_ATTRIBUTE_LENGTH + " printable ASCII characters but ';': " + CookieSyntax.quote(path));
             }
             this.path = path;
             return this;
@@ -364,33 +342,12 @@ public final class Cookie {
          * @throws IllegalArgumentException when invalid or longer than {@value #MAX_ATTRIBUTE_LENGTH}
          */
         public Builder domain(String domain) {
-            if (domain != null && !isDomain(domain)) {
+            if (domain != null && !CookieSyntax.isDomain(domain, MAX_ATTRIBUTE_LENGTH)) {
                 throw new IllegalArgumentException("cookie " + name + ": Domain must be a host name such as "
-                        + "example.com: " + quote(domain));
+                        + "example.com: " + CookieSyntax.quote(domain));
             }
             this.domain = domain;
             return this;
-        }
-
-        private static boolean isDomain(String d) {
-            int from = d.startsWith(".") ? 1 : 0;
-            if (d.length() > MAX_ATTRIBUTE_LENGTH || from == d.length()) {
-                return false;
-            }
-            int labelStart = from;
-            for (int i = from; i <= d.length(); i++) {
-                char c = i < d.length() ? d.charAt(i) : '.';
-                if (c == '.') {
-                    int len = i - labelStart;
-                    if (len == 0 || len > 63 || d.charAt(labelStart) == '-' || d.charAt(i - 1) == '-') {
-                        return false;
-                    }
-                    labelStart = i + 1;
-                } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         /**

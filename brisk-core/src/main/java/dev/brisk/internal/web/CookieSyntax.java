@@ -2,7 +2,8 @@ package dev.brisk.internal.web;
 
 /**
  * The RFC 6265 grammar that both sides of cookies share: {@code Cookie.Builder} checks what an app
- * sets against it, {@link Cookies} what a request sends. Stateless; never allocates.
+ * sets against it, {@link Cookies} what a request sends; with the attribute checks and the quoting of
+ * refused text in error messages. Stateless; only {@link #quote} allocates.
  */
 public final class CookieSyntax {
     private CookieSyntax() {
@@ -47,5 +48,63 @@ public final class CookieSyntax {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code p} may be a {@code Path} attribute: starting with {@code /}, printable ASCII but
+     * {@code ;}, at most {@code max} characters.
+     */
+    public static boolean isPath(String p, int max) {
+        if (!p.startsWith("/") || p.length() > max) {
+            return false;
+        }
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == ';') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code d} may be a {@code Domain} attribute: a host name of ASCII letters, digits and
+     * {@code -} in labels of 1 to 63 characters, joined by dots (a leading dot allowed), at most
+     * {@code max} characters.
+     */
+    public static boolean isDomain(String d, int max) {
+        int from = d.startsWith(".") ? 1 : 0;
+        if (d.length() > max || from == d.length()) {
+            return false;
+        }
+        int labelStart = from;
+        for (int i = from; i <= d.length(); i++) {
+            char c = i < d.length() ? d.charAt(i) : '.';
+            if (c == '.') {
+                int len = i - labelStart;
+                if (len == 0 || len > 63 || d.charAt(labelStart) == '-' || d.charAt(i - 1) == '-') {
+                    return false;
+                }
+                labelStart = i + 1;
+            } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Quotes {@code s} for an error message: control characters escaped, cut at 64 characters. */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        int n = Math.min(s.length(), 64);
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                b.append(String.format("\\x%02x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append(s.length() > n ? "\"..." : "\"").toString();
     }
 }
