@@ -586,16 +586,12 @@ class Http2ServerFuzzTest {
         Set<Thread> before = WireFuzzRun.ioThreads();
         SSLContext client = tls ? key.trustingContext() : null;
         try (LogCapture capture = LogCapture.install("Http2ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
-            Set<Thread> io = new java.util.HashSet<>(WireFuzzRun.ioThreads());
-            io.removeAll(before);
-            // the blocking engines have no I/O loops: a thread per connection instead
-            assertThat(io).as("this server's I/O loops").hasSize(WireFuzzRun.loops(engine));
+            Set<Thread> io = WireFuzzRun.loopsStarted(before, engine);
             WireFuzzRun.Outcome<Received> run = WireFuzzRun.runAll(scripts, PARALLEL, BUDGET_NANOS,
                     s -> run(t.port(), s, client), Script::describe);
             List<String> failures = new ArrayList<>(run.failures());
             // the mark counts are final once the server has closed every connection (timeouts are 1 s)
-            WireFuzzRun.awaitNoConnections(t.app());
-            assertThat(t.app().connectionCount()).as("open connections after the clients ended").isZero();
+            WireFuzzRun.assertNoConnections(t.app(), "after the clients ended");
             Map<Closed, Integer> ends = new TreeMap<>();
             for (int i = 0; i < scripts.size(); i++) {
                 Script s = scripts.get(i);

@@ -148,6 +148,24 @@ public final class WireFuzzRun {
         return s;
     }
 
+    /**
+     * The I/O loop threads a server started since {@code before} was taken ({@link #ioThreads}); asserts
+     * there are as many as {@link #loops} says for {@code engine}.
+     */
+    public static Set<Thread> loopsStarted(Set<Thread> before, Engine engine) {
+        Set<Thread> io = ioThreads();
+        io.removeAll(before);
+        // the blocking engine has no I/O loops: a thread per connection instead
+        assertThat(io).as("this server's I/O loops").hasSize(loops(engine));
+        return io;
+    }
+
+    /** Waits (bounded, 5 s) until {@code app} counts no connection, then asserts it counts none. */
+    public static void assertNoConnections(Brisk app, String when) throws InterruptedException {
+        awaitNoConnections(app);
+        assertThat(app.connectionCount()).as("open connections " + when).isZero();
+    }
+
     /** The I/O loops a server started with {@code io-threads=2} on {@code engine} has: none on the blocking engine. */
     public static int loops(Engine engine) {
         return engine == Engine.NIO || engine == Engine.URING ? 2 : 0;

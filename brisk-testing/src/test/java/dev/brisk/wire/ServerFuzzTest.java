@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -668,17 +667,13 @@ class ServerFuzzTest {
         Set<Thread> before = WireFuzzRun.ioThreads();
         SSLContext client = tls ? key.trustingContext() : null;
         try (LogCapture capture = LogCapture.install("ServerFuzzTest"); BriskTestServer t = start(marks, tls)) {
-            Set<Thread> io = new HashSet<>(WireFuzzRun.ioThreads());
-            io.removeAll(before);
-            // the blocking engine has no I/O loops: a thread per connection instead
-            assertThat(io).as("this server's I/O loops").hasSize(WireFuzzRun.loops(engine));
+            Set<Thread> io = WireFuzzRun.loopsStarted(before, engine);
             WireFuzzRun.Outcome<Received> run = WireFuzzRun.runAll(scripts, PARALLEL, BUDGET_NANOS,
                     s -> run(t.port(), s, client), Script::describe);
             List<String> failures = new ArrayList<>(run.failures());
             // a client may leave before its requests are handled: the mark counts are final once the
             // server has closed every connection (timeouts are 1 s)
-            WireFuzzRun.awaitNoConnections(t.app());
-            assertThat(t.app().connectionCount()).as("open connections after the clients ended").isZero();
+            WireFuzzRun.assertNoConnections(t.app(), "after the clients ended");
             Map<Closed, Integer> ends = new TreeMap<>();
             Map<Integer, Integer> statuses = new TreeMap<>();
             for (int i = 0; i < scripts.size(); i++) {

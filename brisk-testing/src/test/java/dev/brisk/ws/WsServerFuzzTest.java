@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -646,14 +645,11 @@ class WsServerFuzzTest {
         Set<Thread> before = WireFuzzRun.ioThreads();
         SSLContext client = tls ? key.trustingContext() : null;
         try (LogCapture capture = LogCapture.install("WsServerFuzzTest"); BriskTestServer t = start(tls)) {
-            Set<Thread> io = new HashSet<>(WireFuzzRun.ioThreads());
-            io.removeAll(before);
-            assertThat(io).as("this server's I/O loops").hasSize(WireFuzzRun.loops(engine));
+            Set<Thread> io = WireFuzzRun.loopsStarted(before, engine);
             WireFuzzRun.Outcome<Received> run = WireFuzzRun.runAll(scripts, PARALLEL, BUDGET_NANOS,
                     s -> run(t.port(), s, client), Script::describe);
             List<String> failures = new ArrayList<>(run.failures());
-            WireFuzzRun.awaitNoConnections(t.app());
-            assertThat(t.app().connectionCount()).as("open connections after the clients ended").isZero();
+            WireFuzzRun.assertNoConnections(t.app(), "after the clients ended");
             Map<Closed, Integer> ends = new TreeMap<>();
             Map<Integer, Integer> codes = new TreeMap<>();
             int echoes = 0;
