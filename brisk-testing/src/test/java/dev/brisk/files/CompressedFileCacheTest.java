@@ -196,4 +196,23 @@ class CompressedFileCacheTest {
             assertThat(t.app().metrics().compressedFileCacheHits()).isEqualTo(3);
         }
     }
+
+    @Test
+    void aHeadTellsTheKeptEncodingsLengthOnceThereIsOne() {
+        write("a.json", JSON, OLD);
+        try (BriskTestServer t = start(1 << 20)) {
+            HttpResponse<String> before = t.head("/s/a.json", "Accept-Encoding", "gzip");
+            assertThat(before.headers().firstValue("Content-Encoding")).hasValue("gzip");
+            assertThat(before.headers().firstValue("Content-Length")).as("known only once compressed").isEmpty();
+            HttpResponse<byte[]> get = t.getBytes("/s/a.json", "Accept-Encoding", "gzip");
+            HttpResponse<String> after = t.head("/s/a.json", "Accept-Encoding", "gzip");
+            assertThat(after.headers().firstValue("Content-Length")).hasValue(String.valueOf(get.body().length));
+            assertThat(after.headers().firstValue("ETag")).isEqualTo(get.headers().firstValue("ETag"));
+            assertThat(t.head("/s/a.json", "Accept-Encoding", "deflate").headers().firstValue("Content-Length"))
+                    .as("another coding: not kept yet").isEmpty();
+            assertThat(t.head("/s/a.json").headers().firstValue("Content-Length"))
+                    .as("no coding: the file's own length").hasValue(String.valueOf(JSON.length()));
+            assertThat(t.app().metrics().compressedFileCacheHits()).as("a HEAD is no hit").isZero();
+        }
+    }
 }

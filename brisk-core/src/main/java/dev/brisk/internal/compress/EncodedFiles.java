@@ -59,6 +59,14 @@ public final class EncodedFiles {
         return b.duplicate();
     }
 
+    /** {@return the kept encoding's view as {@link #get} gives it, without counting a hit (a HEAD wants its length only)} */
+    public ByteBuffer peek(Object content, Coding coding) {
+        synchronized (kept) {
+            ByteBuffer b = kept.get(new Key(content, coding));
+            return b == null ? null : b.duplicate();
+        }
+    }
+
     /**
      * Keeps {@code encoded} as the encoding of {@code content} in {@code coding}, when it fits the bound,
      * making room by dropping the least recently used.

@@ -188,7 +188,8 @@ public final class StaticFileHandler implements Handler {
                 fileFields.run();
                 ctx.contentType(type);
                 encoded(ctx, coding);
-                ctx.stream(new UnsentBody(length)); // the length, without opening the file
+                // the length, without opening the file; its key lets a kept encoding tell the encoded length
+                ctx.stream(new UnsentBody(length).keyed(coding == null ? rep.contentKey() : null));
             } else {
                 send(ctx, rep, 0, length, coding, () -> {
                     fileFields.run();

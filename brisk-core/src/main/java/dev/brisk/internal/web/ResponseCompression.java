@@ -70,8 +70,10 @@ final class ResponseCompression {
         }
         Coding coding = name.equals("gzip") ? Coding.gzip(c.level()) : Coding.deflate(c.level());
         boolean whole = stream != null && size <= WHOLE_MAX && !(Thread.currentThread() instanceof LoopThread);
-        if (whole && stream instanceof UnsentBody) {
-            ex.ownedStream(UnsentBody.unknownLength()); // HEAD: its GET's length is known only once encoded
+        if (whole && stream instanceof UnsentBody head) {
+            // HEAD: its GET's length is known once encoded; from a kept encoding, at once
+            ByteBuffer kept = files.enabled() && head.contentKey() != null ? files.peek(head.contentKey(), coding) : null;
+            ex.ownedStream(kept != null ? new UnsentBody(kept.remaining()) : UnsentBody.unknownLength());
         } else if (whole) {
             // a sized stream (a file) of modest size is encoded here and now, as bytes: one write of the
             // answer with its Content-Length, instead of a pump's hand-offs between threads per piece
