@@ -249,7 +249,8 @@ public final class StaticFileHandler implements Handler {
             head.run();
             encoded(ctx, coding); // only with the file's bytes: never on a 503 or an error page
             ctx.bytes(bytes);
-            if (start == 0 && count == rep.length() && ctx.attribute(Compression.ATTRIBUTE) instanceof Compression c && c.enabled()) {
+            if (start == 0 && count == rep.length()
+                    && ctx.attribute(Compression.ATTRIBUTE) instanceof Compression c && c.enabled()) {
                 Object key = rep.contentKey(); // its encoding may be kept for the next client
                 if (key != null) {
                     ctx.attribute(KeyedBytes.ATTRIBUTE, new KeyedBytes(key, bytes));

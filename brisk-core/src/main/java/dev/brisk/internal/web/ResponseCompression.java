@@ -72,7 +72,8 @@ final class ResponseCompression {
         boolean whole = stream != null && size <= WHOLE_MAX && !(Thread.currentThread() instanceof LoopThread);
         if (whole && stream instanceof UnsentBody head) {
             // HEAD: its GET's length is known once encoded; from a kept encoding, at once
-            ByteBuffer kept = files.enabled() && head.contentKey() != null ? files.peek(head.contentKey(), coding) : null;
+            Object content = files.enabled() ? head.contentKey() : null;
+            ByteBuffer kept = content != null ? files.peek(content, coding) : null;
             ex.ownedStream(kept != null ? new UnsentBody(kept.remaining()) : UnsentBody.unknownLength());
         } else if (whole) {
             // a sized stream (a file) of modest size is encoded here and now, as bytes: one write of the
