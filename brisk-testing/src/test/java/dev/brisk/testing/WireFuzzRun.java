@@ -24,7 +24,7 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * What the seeded wire fuzz tests (HTTP/1.1 and HTTP/2) share: many scripted connections run on a
+ * What the seeded wire fuzz tests (HTTP/1.1, HTTP/2 and WebSocket sessions) share: many scripted connections run on a
  * pool of clients within a time budget, the sockets they use (plain, or TLS 1.3 with one ALPN
  * protocol), the wait for the server to have closed every connection, and the I/O loop threads whose
  * survival is checked.

@@ -59,7 +59,10 @@ public final class EncodedFiles {
         return b.duplicate();
     }
 
-    /** {@return the kept encoding's view as {@link #get} gives it, without counting a hit (a HEAD wants its length only)} */
+    /**
+     * {@return the kept encoding's view as {@link #get} gives it, without counting a hit (a HEAD wants
+     * its length only); it counts as a use for the least-recently-used order all the same}
+     */
     public ByteBuffer peek(Object content, Coding coding) {
         synchronized (kept) {
             ByteBuffer b = kept.get(new Key(content, coding));

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    │    ws-close-timeout; meanwhile still OPEN for their sends) ──────────▶ LINGER
  *    ├──protocol error or limit (1002, 1003, 1007, 1009, 1013): close queued ─▶ LINGER
  *    │      LINGER: input read and dropped; once the last frame is written, the output is shut
- *    │      (FIN); the peer's end of stream, or ws-close-timeout ──▶ CLOSED
+ *    │      (FIN); the peer's end of stream (then a short grace for what the wire holds), or
+ *    │      ws-close-timeout ──▶ CLOSED
  *    ├──write stalled past write-timeout (a receiver too slow) ──────────────▶ CLOSED (1008)
  *    └──end of stream, I/O error ────────────────────────────────────────────▶ CLOSED (1006)
  * </pre>
@@ -43,6 +44,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private static final int OPEN = 0;
     private static final int CLOSE_SENT = 1;
     private static final int LINGER = 2;
+    /** How long a lingering connection whose peer ended its side stays for the bytes the wire still holds. */
+    private static final long END_GRACE_NANOS = 200_000_000L;
     private static final int CLOSED = 3;
     /** Messages waiting for their handler at which reading pauses, and resumes. */
     private static final int PAUSE_AT = 16;
@@ -149,7 +152,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
                 return;
             }
             if (n < 0) {
-                ended("connection closed without a close frame");
+                endOfStream();
                 return;
             }
             if (n == 0) {
@@ -173,7 +176,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     @Override
     public void onBytes(byte[] src, int n) {
         if (n < 0) {
-            ended("connection closed without a close frame");
+            endOfStream();
             return;
         }
         heartbeat.heard(wire.clock());
@@ -422,6 +425,25 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private void ended(String why) {
         end(CloseCodes.ABNORMAL, why);
         close();
+    }
+
+    /**
+     * The peer's end of stream. Lingering (our close frame queued after a fault), the peer may still read:
+     * what was handed to the wire goes out before the close (an io_uring wire may still hold it behind a
+     * send in flight, and a close drops what it holds), so the connection closes {@link #END_GRACE_NANOS}
+     * later, or once the frame is written if it was not yet. Otherwise the session is over now.
+     */
+    private void endOfStream() {
+        if (state == LINGER && !wire.blocking()) { // a blocking wire's writes are done when they return
+            wire.readInterest(false);
+            closeDeadline = Math.min(closeDeadline, wire.clock() + END_GRACE_NANOS);
+            sender.flush();
+            if (state != CLOSED) {
+                scheduleDeadline();
+            }
+            return;
+        }
+        ended("connection closed without a close frame");
     }
 
     /** Remembers what ended the session: the first decisive event wins. */
