@@ -98,6 +98,13 @@ final class RawWs implements AutoCloseable {
     /** A frame's bytes: masked with a random key unless {@code masked} is false. */
     byte[] frame(boolean fin, int rsv, int opcode, byte[] payload, boolean masked) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
+        writeFrame(b, random, fin, rsv, opcode, payload, masked);
+        return b.toByteArray();
+    }
+
+    /** Writes a frame to {@code b}, masked with a key from {@code random} unless {@code masked} is false. */
+    static void writeFrame(ByteArrayOutputStream b, Random random, boolean fin, int rsv, int opcode, byte[] payload,
+            boolean masked) {
         b.write((fin ? 0x80 : 0) | (rsv << 4) | opcode);
         int m = masked ? 0x80 : 0;
         int n = payload.length;
@@ -121,7 +128,6 @@ final class RawWs implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             b.write(masked ? payload[i] ^ key[i & 3] : payload[i]);
         }
-        return b.toByteArray();
     }
 
     RawWs send(boolean fin, int rsv, int opcode, byte[] payload) throws IOException {

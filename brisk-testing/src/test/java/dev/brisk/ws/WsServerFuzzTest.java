@@ -127,29 +127,7 @@ class WsServerFuzzTest {
         }
 
         void frame(boolean fin, int rsv, int opcode, byte[] payload, boolean masked) {
-            out.write((fin ? 0x80 : 0) | (rsv << 4) | opcode);
-            int m = masked ? 0x80 : 0;
-            int n = payload.length;
-            if (n <= 125) {
-                out.write(m | n);
-            } else if (n <= 0xFFFF) {
-                out.write(m | 126);
-                out.write(n >>> 8);
-                out.write(n);
-            } else {
-                out.write(m | 127);
-                for (int i = 7; i >= 0; i--) {
-                    out.write((int) ((long) n >>> (8 * i)));
-                }
-            }
-            byte[] k = new byte[4];
-            r.nextBytes(k);
-            if (masked) {
-                out.writeBytes(k);
-            }
-            for (int i = 0; i < n; i++) {
-                out.write(masked ? payload[i] ^ k[i & 3] : payload[i]);
-            }
+            RawWs.writeFrame(out, r, fin, rsv, opcode, payload, masked);
         }
 
         void frame(boolean fin, int rsv, int opcode, byte[] payload) {
