@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    │    ws-close-timeout; meanwhile still OPEN for their sends) ──────────▶ LINGER
  *    ├──protocol error or limit (1002, 1003, 1007, 1009, 1013): close queued ─▶ LINGER
  *    │      LINGER: input read and dropped; once the last frame is written, the output is shut
- *    │      (FIN); the peer's end of stream (then a short grace for what the wire holds), or
+ *    │      (FIN); the peer's end of stream (once the last frame is written), or
  *    │      ws-close-timeout ──▶ CLOSED
  *    ├──write stalled past write-timeout (a receiver too slow) ──────────────▶ CLOSED (1008)
  *    └──end of stream, I/O error ────────────────────────────────────────────▶ CLOSED (1006)
@@ -44,8 +44,6 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private static final int OPEN = 0;
     private static final int CLOSE_SENT = 1;
     private static final int LINGER = 2;
-    /** How long a lingering connection whose peer ended its side stays for the bytes the wire still holds. */
-    private static final long END_GRACE_NANOS = 200_000_000L;
     private static final int CLOSED = 3;
     /** Messages waiting for their handler at which reading pauses, and resumes. */
     private static final int PAUSE_AT = 16;
@@ -70,6 +68,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private ByteBuffer in;
     private boolean paused;
     private boolean outputShut;
+    /** Lingering, the peer ended its side before our close frame was written: closed once it is. */
+    private boolean peerEnded;
     private final AtomicInteger waiting = new AtomicInteger();
     private long closeDeadline;
     private int endCode = CloseCodes.ABNORMAL;
@@ -428,15 +428,15 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     }
 
     /**
-     * The peer's end of stream. Lingering (our close frame queued after a fault), the peer may still read:
-     * what was handed to the wire goes out before the close (an io_uring wire may still hold it behind a
-     * send in flight, and a close drops what it holds), so the connection closes {@link #END_GRACE_NANOS}
-     * later, or once the frame is written if it was not yet. Otherwise the session is over now.
+     * The peer's end of stream. Lingering with our close frame still queued (a non-blocking wire takes
+     * nothing while a send is in flight), the peer may still read: the frame goes out first and the session
+     * closes once it is written ({@link #allWritten}), at most at ws-close-timeout. What the wire has taken
+     * it sends before it closes. Otherwise the session is over now.
      */
     private void endOfStream() {
-        if (state == LINGER && !wire.blocking()) { // a blocking wire's writes are done when they return
+        if (state == LINGER && !outputShut && !wire.blocking()) { // a blocking wire's writes are done when they return
+            peerEnded = true;
             wire.readInterest(false);
-            closeDeadline = Math.min(closeDeadline, wire.clock() + END_GRACE_NANOS);
             sender.flush();
             if (state != CLOSED) {
                 scheduleDeadline();
@@ -538,6 +538,10 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     void allWritten() {
         if (state == LINGER && !outputShut) {
             outputShut = true;
+            if (peerEnded) {
+                close(); // the wire sends what it took before it closes
+                return;
+            }
             try {
                 wire.shutdownOutput();
             } catch (IOException e) {
