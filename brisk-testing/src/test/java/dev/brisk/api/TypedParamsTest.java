@@ -126,7 +126,9 @@ class TypedParamsTest {
         "Long      | 9223372036854775808   | is out of range (-9223372036854775808 to 9223372036854775807)",
         "double    | NaN                   | is not a number",
         "double    | Infinity              | is not a number",
-        "double    | 1e999                 | is not a number",
+        "int       | 99999999999999999999  | is out of range (-2147483648 to 2147483647)",
+        "int       | -99999999999999999999 | is out of range (-2147483648 to 2147483647)",
+        "double    | 1e999                 | is out of range (beyond 1.7976931348623157E308)",
         "double    | 0x10                  | is not a number",
         "double    | 1d                    | is not a number",
         "double    | .                     | is not a number",
@@ -236,6 +238,12 @@ class TypedParamsTest {
                 .isEqualTo("query parameter 'v': \"" + "x".repeat(64) + "...\" is not an integer");
         assertThat(message(server.get("/query/int?v=" + q("a\tb\"c"))))
                 .isEqualTo("query parameter 'v': \"a\\u0009b\\\"c\" is not an integer".replace("\\\"", "\""));
+        // C1 controls too: U+009B is a terminal's CSI, U+0085 a line break to some readers
+        assertThat(message(server.get("/query/int?v=" + q("\u009b31m\u0085"))))
+                .isEqualTo("query parameter 'v': \"\\u009b31m\\u0085\" is not an integer");
+        // cut before a surrogate pair that the 64th character would split, not inside it
+        assertThat(message(server.get("/query/int?v=" + q("x".repeat(63) + "\uD83D\uDE00" + "y"))))
+                .isEqualTo("query parameter 'v': \"" + "x".repeat(63) + "...\" is not an integer");
     }
 
     @Test

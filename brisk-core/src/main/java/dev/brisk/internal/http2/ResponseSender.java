@@ -276,9 +276,13 @@ final class ResponseSender {
         encoder.field(33, b, 6, b.length - 8);
     }
 
-    /** Fields HTTP/2 forbids in a response (8.2.2); a handler may have set some of them. */
+    /**
+     * Fields HTTP/2 forbids in a response (8.2.2: the connection-specific ones, and {@code TE}, which only a
+     * request may carry); a handler may have set some of them.
+     */
     private static boolean connectionSpecific(String name) {
         return switch (name.length()) {
+            case 2 -> name.equalsIgnoreCase("te");
             case 7 -> name.equalsIgnoreCase("upgrade");
             case 10 -> name.equalsIgnoreCase("keep-alive") || name.equalsIgnoreCase("connection");
             case 16 -> name.equalsIgnoreCase("proxy-connection");

@@ -22,14 +22,15 @@ final class ChainRunner {
     }
 
     void run(Exchange ex) {
+        dev.brisk.Context ctx = ex.newContext(); // what the app's code holds: it fails once the request is over
         try {
-            ex.chain().handle(ex);
+            ex.chain().handle(ctx);
         } catch (Throwable t) {
             failures.map(ex, t);
         }
         for (Handler after : afterFilters) {
             try {
-                after.handle(ex);
+                after.handle(ctx);
             } catch (Throwable t) {
                 failures.map(ex, t);
             }

@@ -44,6 +44,13 @@ final class Chains {
         }));
     }
 
+    /** A 400 answer saying {@code message}: a path no route may see ({@link UriCodec#unsafePath}). */
+    Handler badRequest(String message) {
+        return wrap(appMiddleware, core(ctx -> {
+            throw new HttpException.BadRequest(message);
+        }));
+    }
+
     /** The 405 answer for a path whose methods are {@code allow}. */
     Handler methodNotAllowed(String allow) {
         return wrap(appMiddleware, core(ctx -> {

@@ -52,7 +52,7 @@ final class ExceptionMapping {
         ex.resetResponse();
         if (h != null) {
             try {
-                h.handle(t, ex);
+                h.handle(t, ex.context());
             } catch (Throwable t2) {
                 LOG.log(System.Logger.Level.WARNING, "exception handler failed for " + t, t2);
                 internalError(ex);
@@ -90,7 +90,7 @@ final class ExceptionMapping {
         Handler page = errorPages == null ? null : errorPages[ex.status()];
         if (page != null) {
             try {
-                page.handle(ex);
+                page.handle(ex.context());
             } catch (Throwable t) {
                 LOG.log(System.Logger.Level.WARNING, "error handler for " + ex.status() + " failed", t);
                 internalError(ex);

@@ -36,8 +36,9 @@ import java.util.Map;
  *
  * <p>An HTTP/1.1 connection {@link #reuse reuses} its exchange for its next request, once the handler
  * handed it back and its response is written ({@link #over} in between): an event-loop request then
- * allocates nothing at all, and one on another thread copies its head into arrays kept from before
- * ({@link RequestHeadState}).
+ * allocates only the {@link ContextHandle} its handlers hold (which fails once {@link #over} has run, so
+ * a context kept past its response never reaches the next request), and one on another thread copies
+ * its head into arrays kept from before ({@link RequestHeadState}).
  *
  * <p>Threads: created on the I/O thread, then used by exactly one handler thread at a time; the
  * connection reads the response fields only after {@link ExchangeOwner#complete} (a happens-before
@@ -78,6 +79,10 @@ public final class Exchange extends ResponseState {
     private RequestServices services;
     /** Runs this exchange's chain on another thread: made by the {@link Dispatcher} once, kept on reuse. */
     Runnable dispatchTask;
+    /** Counts the requests this exchange has ended ({@link #over}): a {@link ContextHandle} of an earlier one fails. */
+    private volatile int generation;
+    /** The handle the app's code holds for the current request ({@link #newContext}), or null before. */
+    private Context context;
 
     /**
      * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
@@ -122,6 +127,44 @@ public final class Exchange extends ResponseState {
         request(head, base, headLength, fields, fieldCount, method, methodEnum, pathStart, pathEnd, targetEnd, http11,
                 bodyDeferred);
         return this;
+    }
+
+    /**
+     * Makes the {@link Context} the app's code gets for this request: handlers, filters, exception and
+     * error handlers all see this one handle, which fails once the request is over. On the handler's
+     * thread, as its chain starts.
+     */
+    Context newContext() {
+        Context c = new ContextHandle(this, generation);
+        context = c;
+        return c;
+    }
+
+    /** The handle {@link #newContext} made for the current request (the exchange itself before one was made). */
+    Context context() {
+        Context c = context;
+        return c != null ? c : this;
+    }
+
+    /** This exchange object's identity, for {@link ContextHandle#toString}. */
+    String identity() {
+        return "exchange@" + Integer.toHexString(System.identityHashCode(this));
+    }
+
+    /** How many requests this exchange has ended: a handle made before the last end fails. */
+    int generation() {
+        return generation;
+    }
+
+    /**
+     * As {@link RequestHeadState#over}, and every {@link ContextHandle} of this request fails from now on:
+     * a context kept past its response never reaches the connection's next request.
+     */
+    @Override
+    public void over() {
+        super.over();
+        context = null;
+        generation++; // one writer, the connection's loop; the volatile write is what a kept handle reads
     }
 
     private void request(byte[] head, int base, int headLength, int[] fields, int fieldCount, String method,

@@ -88,14 +88,8 @@ public final class ParamConversions {
     public static <T> T convert(String kind, String name, String raw, Class<T> type) {
         Object v = switch (KINDS.get(type)) {
             case STRING -> raw;
-            case INT -> {
-                long n = integer(kind, name, raw, "an integer");
-                if (n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
-                    throw bad(kind, name, raw, "is out of range (" + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ")");
-                }
-                yield (int) n;
-            }
-            case LONG -> integer(kind, name, raw, "an integer");
+            case INT -> (int) integer(kind, name, raw, "an integer", Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case LONG -> integer(kind, name, raw, "an integer", Long.MIN_VALUE, Long.MAX_VALUE);
             case DOUBLE -> decimal(kind, name, raw);
             case BOOLEAN -> {
                 if (Ascii.equalsIgnoreCase(raw, "true")) {
@@ -134,8 +128,8 @@ public final class ParamConversions {
         return (T) v;
     }
 
-    /** An optional sign and 1 to 19 ASCII digits, as a long. */
-    private static long integer(String kind, String name, String raw, String what) {
+    /** An optional sign and ASCII digits, as a long in {@code [min, max]}: beyond it a 400 naming that range. */
+    private static long integer(String kind, String name, String raw, String what, long min, long max) {
         int n = raw.length();
         int i = n > 0 && (raw.charAt(0) == '-' || raw.charAt(0) == '+') ? 1 : 0;
         if (i == n) {
@@ -147,11 +141,16 @@ public final class ParamConversions {
                 throw bad(kind, name, raw, "is not " + what);
             }
         }
+        long v;
         try {
-            return Long.parseLong(raw);
-        } catch (NumberFormatException e) {
-            throw bad(kind, name, raw, "is out of range (" + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ")");
+            v = Long.parseLong(raw);
+        } catch (NumberFormatException e) { // all digits: too large for a long, so beyond any range here
+            throw bad(kind, name, raw, "is out of range (" + min + " to " + max + ")");
         }
+        if (v < min || v > max) {
+            throw bad(kind, name, raw, "is out of range (" + min + " to " + max + ")");
+        }
+        return v;
     }
 
     /** A finite decimal number: sign, digits, '.', exponent; no NaN, Infinity, hex or type suffix. */
@@ -167,14 +166,16 @@ public final class ParamConversions {
             }
         }
         if (digit) {
+            double d;
             try {
-                double d = Double.parseDouble(raw);
-                if (Double.isFinite(d)) {
-                    return d;
-                }
+                d = Double.parseDouble(raw);
             } catch (NumberFormatException e) {
-                // falls through to the 400
+                throw bad(kind, name, raw, "is not a number");
             }
+            if (Double.isFinite(d)) {
+                return d;
+            }
+            throw bad(kind, name, raw, "is out of range (beyond " + Double.MAX_VALUE + ")"); // 1e400: a number, too large
         }
         throw bad(kind, name, raw, "is not a number");
     }
@@ -210,13 +211,19 @@ public final class ParamConversions {
         return new HttpException.BadRequest(kind + " '" + name + "': " + quote(raw) + " " + reason);
     }
 
-    /** The client's value in quotes, cut short and with control characters escaped: a message, not an echo. */
+    /**
+     * The client's value in quotes, cut short (never inside a surrogate pair) and with control characters
+     * escaped, C0, DEL and C1 alike (U+009B is a terminal's CSI): a message, not an echo.
+     */
     private static String quote(String raw) {
         StringBuilder sb = new StringBuilder(Math.min(raw.length(), QUOTE_MAX) + 8).append('"');
         int n = Math.min(raw.length(), QUOTE_MAX);
+        if (n < raw.length() && n > 0 && Character.isHighSurrogate(raw.charAt(n - 1))) {
+            n--;
+        }
         for (int i = 0; i < n; i++) {
             char c = raw.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
+            if (Character.isISOControl(c)) {
                 sb.append(String.format("\\u%04x", (int) c));
             } else if (c == '"' || c == '\\') {
                 sb.append('\\').append(c);

@@ -45,6 +45,8 @@ final class Routing {
     private final Router router;
     private final Handler notFound;
     private final Handler notImplemented;
+    private final Handler dotSegment;
+    private final Handler nulInPath;
     private final Handler anyPathOptions;
     private final Map<String, Refusal> refusals; // by Allow value: paths with the same methods share them
     private final Map<CompiledRoute, Handler> preflights; // by identity: the routes with middleware of their own
@@ -61,6 +63,8 @@ final class Routing {
         this.router = router;
         this.notFound = chains.notFound();
         this.notImplemented = chains.notImplemented();
+        this.dotSegment = chains.badRequest("Dot segments ('.' or '..') are not allowed in a path");
+        this.nulInPath = chains.badRequest("An encoded NUL (%00) is not allowed in a path");
         this.anyPathOptions = chains.options(ANY_PATH_ALLOW);
         Set<String> allows = router.allowValues();
         Map<String, Refusal> r = new HashMap<>();
@@ -106,6 +110,11 @@ final class Routing {
             to = 1;
         } else if (to - from == 1 && b[from] == '*') {
             ex.routed(m == Method.OPTIONS ? anyPathOptions : notFound, defaultDispatch);
+            return;
+        }
+        int unsafe = UriCodec.unsafePath(b, from, to);
+        if (unsafe != 0) { // a "." or ".." segment, or a NUL: 400 before any route
+            ex.routed(unsafe == UriCodec.NUL ? nulInPath : dotSegment, defaultDispatch);
             return;
         }
         // a parameterized path's values go to an array the exchange keeps: routing allocates nothing more
