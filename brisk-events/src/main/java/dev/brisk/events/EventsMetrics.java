@@ -50,10 +50,13 @@ public final class EventsMetrics implements PollListener {
                 .register(registry);
         Gauge.builder("events.stored", catalog, c -> c.current().size())
                 .description("events stored and searchable").register(registry);
+        // before the first success, the age since the service started: a provider down since a start or restart
+        // is the case to alert on, and a NaN compares false with any threshold
+        Instant started = Instant.now();
         Gauge.builder("events.poll.last.success.age", lastSuccess, s -> {
             Instant t = s.get();
-            return t == null ? Double.NaN : Duration.between(t, Instant.now()).toMillis() / 1000.0;
-        }).baseUnit("seconds").description("seconds since the last successful poll (NaN before the first)")
+            return Duration.between(t == null ? started : t, Instant.now()).toMillis() / 1000.0;
+        }).baseUnit("seconds").description("seconds since the last successful poll (since the start before the first)")
                 .strongReference(true) // a method reference nobody else holds: weakly held, the first GC made it NaN
                 .register(registry);
         FunctionCounter.builder("events.search.cache", cache, ResponseCache::hits).tag("result", "hit").register(registry);

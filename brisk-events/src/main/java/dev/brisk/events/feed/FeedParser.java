@@ -90,13 +90,17 @@ public final class FeedParser {
     public FeedResult parse(InputStream in, java.util.function.Function<java.util.UUID, dev.brisk.events.Event> stored)
             throws FeedFormatException {
         SizeLimitedInputStream limited = new SizeLimitedInputStream(in, maxBytes);
+        FeedBytesGuard guarded = new FeedBytesGuard(limited);
         XMLStreamReader xml = null;
         try {
-            xml = new BoundedXmlReader(newFactory().createXMLStreamReader(limited), MAX_ELEMENT_DEPTH, MAX_ATTRIBUTES);
+            xml = new BoundedXmlReader(newFactory().createXMLStreamReader(guarded), MAX_ELEMENT_DEPTH, MAX_ATTRIBUTES);
             return new FeedDocumentReader(xml, new BadRecordLog(log), stored).read();
         } catch (XMLStreamException e) {
             if (limited.exceeded()) {
                 throw new FeedFormatException("feed is larger than " + maxBytes + " bytes", e);
+            }
+            if (guarded.fault() != null) { // bytes Aalto would have taken: not UTF-8, or a token past the bound
+                throw new FeedFormatException(guarded.fault(), e);
             }
             // bytes that are not in the document's encoding (Aalto decodes UTF-32, for one, through a
             // java.io Reader, whose errors are IOExceptions): a fault of the document, not of the read

@@ -44,6 +44,8 @@ public final class FeedPoller implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FeedPoller.class.getName());
     /** Redirects followed for one poll, at most. */
     static final int MAX_REDIRECTS = 5;
+    /** A failed poll's error text is cut at this many characters in its log line. */
+    static final int ERROR_MAX = 500;
 
     /**
      * Poller settings.
@@ -191,6 +193,10 @@ public final class FeedPoller implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "poll failed unexpectedly", e);
             outcome = PollOutcome.failed("unexpected", e.toString(), System.nanoTime() - t0);
+        } catch (OutOfMemoryError e) {
+            // what the poll held is garbage now: the service goes on serving and polling, and says so
+            LOG.log(System.Logger.Level.ERROR, "poll ran out of memory", e);
+            outcome = PollOutcome.failed("memory", e.toString(), System.nanoTime() - t0);
         }
         polls++;
         if (outcome.ok()) {
@@ -220,8 +226,8 @@ public final class FeedPoller implements AutoCloseable {
         String head = "poll " + poll + ": ";
         long ms = o.nanos() / 1_000_000;
         return switch (o.result()) {
-            case FAILED -> head + "failed (" + failuresInARow + " in a row) after " + ms + " ms: " + o.reason() + ": " + o.error()
-                    + " (" + options.url() + ")";
+            case FAILED -> head + "failed (" + failuresInARow + " in a row) after " + ms + " ms: " + o.reason() + ": "
+                    + oneLine(o.error()) + " (" + options.url() + ")";
             case NOT_MODIFIED -> head + "not modified since the last feed (" + ms + " ms)";
             case UPDATED, UNCHANGED -> head + count(o.records()) + " records, " + count(o.skipped()) + " skipped"
                     + byReason(o.skipReasons()) + ", " + count(o.notOnline()) + " not online"
@@ -385,6 +391,27 @@ public final class FeedPoller implements AutoCloseable {
         return body;
     }
 
+    /**
+     * A failure's text as one log line of bounded length: control characters escaped, so what a provider
+     * sent (a title in a database error, say) can neither break the line nor forge another.
+     */
+    static String oneLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(Math.min(text.length(), ERROR_MAX) + 16);
+        int i = 0;
+        for (; i < text.length() && b.length() < ERROR_MAX; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                b.append(c == '\n' ? "\\n" : String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return i < text.length() ? b + "..." : b.toString();
+    }
+
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m != null ? ": " + m : "");
@@ -393,10 +420,17 @@ public final class FeedPoller implements AutoCloseable {
     private void loop() {
         while (running) {
             Duration wait;
-            if (mayPoll.getAsBoolean()) {
-                pollOnce();
-                wait = backoff.delay(failuresInARow);
-            } else {
+            try {
+                if (mayPoll.getAsBoolean()) {
+                    pollOnce();
+                    wait = backoff.delay(failuresInARow);
+                } else {
+                    wait = options.interval();
+                }
+            } catch (RuntimeException | Error e) {
+                // whatever escaped a poll (an Error pollOnce does not take): logged, and polling goes on after
+                // the interval; a poller thread that died would leave the service serving stale data for good
+                LOG.log(System.Logger.Level.ERROR, "poll failed unexpectedly", e);
                 wait = options.interval();
             }
             try {

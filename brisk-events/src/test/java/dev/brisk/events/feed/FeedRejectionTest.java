@@ -54,9 +54,98 @@ class FeedRejectionTest {
     @Test
     void invalidUtf8() {
         byte[] xml = "<planList><output><base_plan title=\"?\"/></output></planList>".getBytes(StandardCharsets.UTF_8);
-        xml[new String(xml, StandardCharsets.US_ASCII).indexOf('?')] = (byte) 0xC3; // a lead byte before '"'
+        int at = new String(xml, StandardCharsets.US_ASCII).indexOf('?');
+        xml[at] = (byte) 0xC3; // a lead byte before '"'
         assertThatThrownBy(() -> parser.parse(xml)).isInstanceOf(FeedFormatException.class)
-                .hasMessageStartingWith("feed is not well-formed XML: ");
+                .hasMessage("feed is not valid UTF-8 at byte " + (at + 1));
+    }
+
+    /**
+     * UTF-8 strictly (RFC 3629), where Aalto decodes more: an overlong form of NUL, of '<' and of '/', a
+     * surrogate, a code point past U+10FFFF, a lone continuation byte, a sequence cut short by the end.
+     * Each once as the whole title, read whole and a byte at a time; nothing of the document is kept.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"C0 80", "C0 BC", "C0 AF", "E0 80 AF", "ED A0 80", "F4 90 80 80", "F8 88 80 80 80", "80",
+            "E2 82"})
+    void bytesThatAreNotStrictUtf8AreRefused(String hex) {
+        String[] parts = hex.split(" ");
+        byte[] bad = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            bad[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        byte[] head = "<planList><output><base_plan base_plan_id=\"1\" title=\"a".getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = "b\"/></output></planList>".getBytes(StandardCharsets.US_ASCII);
+        byte[] xml = new byte[head.length + bad.length + tail.length];
+        System.arraycopy(head, 0, xml, 0, head.length);
+        System.arraycopy(bad, 0, xml, head.length, bad.length);
+        System.arraycopy(tail, 0, xml, head.length + bad.length, tail.length);
+        assertThatThrownBy(() -> parser.parse(xml)).as(hex).isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not valid UTF-8 ");
+        assertThatThrownBy(() -> parser.parse(new OneByteAtATime(xml))).as(hex + ", a byte at a time")
+                .isInstanceOf(FeedFormatException.class).hasMessageStartingWith("feed is not valid UTF-8 ");
+    }
+
+    /** Valid UTF-8 at each length's edges is a title like any other; another declared encoding is not checked as UTF-8. */
+    @Test
+    void strictUtf8StillTakesEveryValidSequenceAndOtherEncodings() throws Exception {
+        String title = "\u0080\u07ff\u0800\ud7ff\ue000\ufffd\ud800\udc00\udbff\udfff \u00e9";
+        byte[] xml = ("<planList><output><base_plan base_plan_id=\"1\" title=\"" + title + "\"/></output></planList>")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(catchThrowable(() -> parser.parse(xml))).isNull();
+        byte[] latin1 = ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><planList><output>"
+                + "<base_plan base_plan_id=\"1\" title=\"caf\u00e9\"/></output></planList>").getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(catchThrowable(() -> parser.parse(latin1))).isNull(); // E9 alone: not UTF-8, and need not be
+    }
+
+    /**
+     * A tag (with its attributes) or a text longer than the guard's bound: refused as it streams, before the
+     * parser holds it whole (one 200 MB attribute inside the size bound ran a 512 MiB heap out of memory).
+     */
+    @Test
+    void aTokenPastTheBoundIsRefusedWhileStreaming() {
+        int bound = FeedBytesGuard.MAX_TOKEN;
+        byte[] big = new byte[bound + 100];
+        Arrays.fill(big, (byte) 'x');
+        byte[] head = "<planList><output><base_plan base_plan_id=\"1\" title=\"".getBytes(StandardCharsets.US_ASCII);
+        byte[] xml = new byte[head.length + big.length];
+        System.arraycopy(head, 0, xml, 0, head.length);
+        System.arraycopy(big, 0, xml, head.length, big.length);
+        FeedParser roomy = new FeedParser(64L << 20, new FeedParserTest.RecordingLogger());
+        assertThatThrownBy(() -> roomy.parse(xml)).isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed has a tag or text longer than " + bound + " bytes");
+        // just under it, the same title is read
+        byte[] fits = ("<planList><output><base_plan base_plan_id=\"1\" title=\"" + "x".repeat(bound - 200)
+                + "\"/></output></planList>").getBytes(StandardCharsets.US_ASCII);
+        assertThat(catchThrowable(() -> roomy.parse(fits))).isNull();
+    }
+
+    /** An input stream that gives one byte per read, as a slow provider's pieces arrive. */
+    private static final class OneByteAtATime extends java.io.InputStream {
+        private final byte[] bytes;
+        private int at;
+
+        OneByteAtATime(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public int read() {
+            return at < bytes.length ? bytes[at++] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            int c = read();
+            if (c < 0) {
+                return -1;
+            }
+            b[off] = (byte) c;
+            return 1;
+        }
     }
 
     /**

@@ -386,6 +386,42 @@ class FeedPollerTest {
         return line.replaceAll(".* (\\d+) ms[;:].*", "$1");
     }
 
+    /**
+     * What escapes a poll (an Error: an OutOfMemoryError in a parser, or here one from the listener) is
+     * logged, and polling goes on: a poller thread that died left the service serving stale data for good,
+     * with every health signal green.
+     */
+    @Test
+    void pollingGoesOnAfterAnErrorEscapesAPoll() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        FeedPoller hurt = new FeedPoller(new FeedPoller.Options(provider.uri("/feed"), Duration.ofMillis(100),
+                Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1)),
+                new FeedParser(), store, catalog, outcome -> {
+                    if (calls.incrementAndGet() == 1) {
+                        throw new StackOverflowError("thrown by the test's listener");
+                    }
+                });
+        try {
+            hurt.start();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (calls.get() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // polls the condition; bounded by the deadline
+            }
+            assertThat(calls.get()).as("polls after the one whose listener threw").isGreaterThanOrEqualTo(2);
+        } finally {
+            hurt.close();
+        }
+    }
+
+    /** A failed poll's text is one log line of bounded length, whatever a provider or a driver put in it. */
+    @Test
+    void aFailureTextIsOneBoundedLine() {
+        assertThat(FeedPoller.oneLine("a\nb\r\u0000c\u2028d")).isEqualTo("a\\nb\\u000d\\u0000c\\u2028d");
+        String longText = "x".repeat(FeedPoller.ERROR_MAX + 50);
+        assertThat(FeedPoller.oneLine(longText)).isEqualTo("x".repeat(FeedPoller.ERROR_MAX) + "...");
+        assertThat(FeedPoller.oneLine("x".repeat(FeedPoller.ERROR_MAX))).isEqualTo("x".repeat(FeedPoller.ERROR_MAX));
+    }
+
     private FeedPoller pollerOf(String path) {
         return new FeedPoller(new FeedPoller.Options(provider.uri(path), Duration.ofSeconds(10),
                 Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(20)),
