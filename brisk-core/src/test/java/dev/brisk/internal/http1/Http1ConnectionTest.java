@@ -293,7 +293,7 @@ class Http1ConnectionTest {
         ByteArrayOutputStream echoed = new ByteArrayOutputStream();
         Upgrade toEcho = (w, buffered) -> new Echo(w, buffered, echoed);
         start(cfg -> cfg.route(Method.GET, "/switch", ctx -> {
-            self.get().channel().upgradeAfter((Exchange) ctx, toEcho);
+            self.get().channel().upgradeAfter(self.get().channel().exchange(), toEcho); // ctx is a handle on it
             ctx.text("switching");
         }).dispatch(Dispatch.EVENT_LOOP));
         self.set(conn);
@@ -315,7 +315,7 @@ class Http1ConnectionTest {
         ByteArrayOutputStream echoed = new ByteArrayOutputStream();
         Upgrade toEcho = (w, buffered) -> new Echo(w, buffered, echoed);
         start(cfg -> cfg.route(Method.POST, "/switch", ctx -> {
-            self.get().channel().upgradeAfter((Exchange) ctx, toEcho);
+            self.get().channel().upgradeAfter(self.get().channel().exchange(), toEcho); // ctx is a handle on it
             ctx.text("switching " + ctx.body().length);
         }).dispatch(Dispatch.EVENT_LOOP));
         self.set(conn);

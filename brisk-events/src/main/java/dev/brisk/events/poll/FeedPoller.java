@@ -44,6 +44,19 @@ public final class FeedPoller implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FeedPoller.class.getName());
     /** Redirects followed for one poll, at most. */
     static final int MAX_REDIRECTS = 5;
+    /** The least time a whole feed body may take to arrive ({@link #bodyBound}). */
+    static final Duration BODY_BOUND_MIN = Duration.ofMinutes(10);
+
+    /**
+     * How long a whole feed body may take: 20 read timeouts, at least {@link #BODY_BOUND_MIN} (the largest
+     * feed allowed, 256 MiB, takes about 4.5 minutes at 1 MB/s). A provider that trickles just inside the
+     * read timeout then holds the poller that long, not for as long as the size bound lets it.
+     */
+    static Duration bodyBound(Duration readTimeout) {
+        Duration twenty = readTimeout.multipliedBy(20);
+        return twenty.compareTo(BODY_BOUND_MIN) > 0 ? twenty : BODY_BOUND_MIN;
+    }
+
     /** A failed poll's error text is cut at this many characters in its log line. */
     static final int ERROR_MAX = 500;
 
@@ -272,7 +285,7 @@ public final class FeedPoller implements AutoCloseable {
         }
         FeedResult feed;
         IdleTimeoutInputStream body = new IdleTimeoutInputStream(response.body(),
-                options.readTimeout().toNanos(), Thread.currentThread());
+                options.readTimeout().toNanos(), bodyBound(options.readTimeout()).toNanos(), Thread.currentThread());
         long check = Math.max(10, options.readTimeout().toMillis() / 4);
         ScheduledFuture<?> timer = watchdog.scheduleAtFixedRate(body::expired, check, check, TimeUnit.MILLISECONDS);
         try (InputStream in = decoded(body, response)) {
@@ -281,7 +294,7 @@ public final class FeedPoller implements AutoCloseable {
             timer.cancel(false);
             // a body read-timeout surfaces from the parser as a cut document; say what it was
             if (body.finish()) {
-                throw new HttpTimeoutException("no data from the provider for " + options.readTimeout().toMillis() + " ms");
+                throw new HttpTimeoutException(body.why());
             }
             if (e instanceof FeedFormatException f && f.getCause() instanceof IOException io) {
                 throw io; // the connection failed mid-document (a reset): an I/O failure, not a malformed feed

@@ -150,12 +150,13 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
     }
 
     private static LocalDateTime bound(Map<String, List<String>> params, String name, ZoneId zone) {
-        String raw = single(params, name);
-        if (raw == null) {
+        List<String> values = params.get(name);
+        if (single(params, name) == null) {
             return null;
         }
-        // an unencoded '+' of an offset arrives as a space (form decoding); a date-time has no space otherwise
-        String v = raw.replace(' ', '+');
+        // an unencoded '+' arrives as a space (form decoding): of an offset, or the sign a year past 9999
+        // needs, so the spaces become '+' before the value is stripped; a date-time has no space otherwise
+        String v = values.get(0).replace(' ', '+').strip();
         if (v.isEmpty()) {
             throw new InvalidParameterException(name + " is empty; expected an ISO-8601 date-time such as 2021-02-01T00:00:00Z");
         }
@@ -176,9 +177,11 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
         }
     }
 
-    /** Whether the text after the time part carries Z or a +hh:mm / -hh:mm offset. */
+    /** Whether the text after the time part (after 'T', or 't': the parse ignores case) carries Z or a +hh:mm / -hh:mm offset. */
     private static boolean hasOffset(String v) {
-        int t = v.indexOf('T');
+        int upper = v.indexOf('T');
+        int lower = v.indexOf('t');
+        int t = upper < 0 ? lower : lower < 0 ? upper : Math.min(upper, lower);
         if (t < 0) {
             return false;
         }

@@ -35,7 +35,10 @@ class SearchQueryTest {
         "starts_at=2021-06-01T00:00:00Z&ends_at=2021-06-30T12:00:00%2B02:00&limit=50 | 2021-06-01T02:00 | 2021-06-30T12:00 | 50",
         "starts_at=2021-02-10T20:00:00.000000001 | 2021-02-10T20:00:00.000000001 | - | 1000",
         "ends_at=%2B12021-01-01T00:00:00&limit=7 | - | +12021-01-01T00:00 | 7",
-        "limit=10000 | - | - | 10000"})
+        "limit=10000 | - | - | 10000",
+        // a lowercase 't' as the parse takes it, with an offset too; a year's '+' sent unencoded (a space)
+        "starts_at=2021-02-01t10:00:00%2B01:00&ends_at=2021-02-01t10:00:00Z | 2021-02-01T10:00 | 2021-02-01T11:00 | 1000",
+        "starts_at=%2010000-01-01T00:00:00&ends_at=%2010001-01-01T00:00:00z | +10000-01-01T00:00 | +10001-01-01T01:00 | 1000"})
     void theNextLinkReadsBackAsTheSameQueryWithTheCursor(String query, String from, String to, int limit) {
         SearchQuery q = SearchQuery.parse(params("/search?" + query), MADRID);
         assertThat(q.from()).isEqualTo(from == null ? null : LocalDateTime.parse(from));
