@@ -15,10 +15,13 @@ import java.util.Objects;
  * characters the document never held (a NUL in a title then fails every PostgreSQL write of the poll).
  * Checked only when the document is UTF-8: no UTF-16 or UTF-32 byte-order mark or layout, and an XML
  * declaration (read from the first {@value #PROLOG_MAX} bytes) that names no other encoding.
- * <li>No token longer than {@value #MAX_TOKEN} bytes: the bytes between one {@code <} or {@code >} and
- * the next, a tag with its attributes or a text. The parser holds a token whole (an attribute value as
- * chars, twice its bytes), so one 200 MB attribute inside the size bound ran a 512 MiB heap out of memory
- * and killed the poller.
+ * <li>No token longer than {@value #MAX_TOKEN} code units: from one {@code <} that opens markup to the
+ * next, a tag with its attributes and the text after it. A raw {@code >} may stand in an attribute or a
+ * text, so only {@code <} counts, and not inside a comment, a CDATA section or a processing instruction,
+ * which may hold a raw {@code <}: those are tokens of their own to their end. Code units of the document's
+ * encoding (two bytes in UTF-16, four in UTF-32), so a byte 0x3C inside another character is not a
+ * {@code <}. The parser holds a token whole (an attribute value as chars, twice its bytes), so one 200
+ * MB attribute inside the size bound ran a 512 MiB heap out of memory and killed the poller.
  * </ul>
  * A fault ends the read with a {@link CharConversionException}, sticky, and {@link #fault} says what it
  * was, for the parser's message. Closing it does not close the underlying stream.
@@ -33,6 +36,19 @@ final class FeedBytesGuard extends InputStream {
     private static final int UNKNOWN = 0;
     private static final int UTF8 = 1;
     private static final int OTHER = 2;
+    private static final int TEXT = 0;
+    private static final int OPENED = 1;
+    private static final int COMMENT = 2;
+    private static final int CDATA = 3;
+    private static final int PI = 4;
+    /**
+     * Single-byte encodings a feed may declare, by the parser's loose reading of names (case, '-', '_'
+     * and spaces ignored, a "cs" prefix dropped): these are not checked as UTF-8.
+     */
+    private static final java.util.Set<String> SINGLE_BYTE = java.util.Set.of("iso88591", "latin1", "l1", "isolatin1",
+            "usascii", "ascii", "iso646us", "windows1252", "cp1252");
+    private static final String COMMENT_OPEN = "!--";
+    private static final String CDATA_OPEN = "![CDATA[";
 
     private final InputStream in;
     private final int maxToken;
@@ -46,7 +62,19 @@ final class FeedBytesGuard extends InputStream {
     private int need;
     private int low = 0x80;
     private int high = 0xBF;
+    /** Code units since the last {@code <} that opened markup. */
     private int token;
+    /** The document's code unit in bytes (1: UTF-8 and single-byte encodings; 2: UTF-16; 4: UTF-32), and its byte order. */
+    private int unitSize = 1;
+    private boolean bigEndian = true;
+    private int unitBytes;
+    private int unit;
+    /** Where in markup the last units were: {@link #TEXT}, after a {@code <}, or inside a comment, CDATA or PI. */
+    private int markup = TEXT;
+    /** How much of the opening ({@code !--}, {@code ![CDATA[}) or closing ({@code -->}, {@code ]]>}, {@code ?>}) is matched. */
+    private int matched;
+    /** The opening being matched after {@code <!-} or {@code <![}, or null. */
+    private String opening;
     private String fault;
 
     FeedBytesGuard(InputStream in) {
@@ -82,9 +110,7 @@ final class FeedBytesGuard extends InputStream {
         } else if (n < 0) {
             if (encoding == UNKNOWN) {
                 decide(true);
-                if (encoding == UTF8) {
-                    utf8(prolog, 0, prologLength);
-                }
+                known(prolog, 0, prologLength);
             }
             if (encoding == UTF8 && need > 0) {
                 fail("feed is not valid UTF-8: a sequence cut short at byte " + position);
@@ -99,37 +125,143 @@ final class FeedBytesGuard extends InputStream {
     }
 
     private void check(byte[] b, int off, int n) throws IOException {
-        for (int i = off; i < off + n; i++) {
-            byte c = b[i];
-            if (c == '<' || c == '>') {
-                token = 0;
-            } else if (++token > maxToken) {
-                fail("feed has a tag or text longer than " + maxToken + " bytes");
-            }
-        }
         if (encoding == UNKNOWN) {
             int take = Math.min(n, PROLOG_MAX - prologLength);
             System.arraycopy(b, off, prolog, prologLength, take);
             prologLength += take;
             decide(false);
-            if (encoding == UTF8) {
-                utf8(prolog, 0, prologLength); // what was held back while the encoding was not known
-                utf8(b, off + take, n - take);
+            if (encoding != UNKNOWN) { // what was held back while the encoding was not known, then the rest
+                known(prolog, 0, prologLength);
+                known(b, off + take, n - take);
             }
-        } else if (encoding == UTF8) {
+        } else {
+            known(b, off, n);
+        }
+    }
+
+    /** Bytes of a document whose encoding is known: its tokens bounded, its UTF-8 checked. */
+    private void known(byte[] b, int off, int n) throws IOException {
+        tokens(b, off, n);
+        if (encoding == UTF8) {
             utf8(b, off, n);
         }
     }
 
-    /** Settles the encoding from the prolog when it can (or must: {@code end}, or the prolog full). */
+    private void tokens(byte[] b, int off, int n) throws IOException {
+        for (int i = off; i < off + n; i++) {
+            if (unitSize == 1) {
+                unit = b[i] & 0xff;
+            } else {
+                int v = b[i] & 0xff;
+                unit = bigEndian ? unit << 8 | v : unit | v << (8 * unitBytes);
+                if (++unitBytes < unitSize) {
+                    continue;
+                }
+                unitBytes = 0;
+            }
+            int c = unit;
+            unit = 0;
+            if (++token > maxToken) {
+                fail("feed has a tag or text longer than " + maxToken + " characters");
+            }
+            markup(c);
+        }
+    }
+
+    /** One code unit through the markup states: where a {@code <} opens a token and where it does not. */
+    private void markup(int c) {
+        switch (markup) {
+            case TEXT -> opened(c);
+            case OPENED -> {
+                if (matched == 0 && c == '?') {
+                    markup = PI;
+                } else if (matched == 0 && c == '!') {
+                    matched = 1;
+                } else if (matched == 1 && (c == '-' || c == '[')) {
+                    opening = c == '-' ? COMMENT_OPEN : CDATA_OPEN;
+                    matched = 2;
+                } else if (matched >= 2 && c == opening.charAt(matched)) {
+                    matched++;
+                } else {
+                    markup = TEXT; // a tag, an end tag, a declaration: the token goes on to the next '<'
+                    opened(c);
+                    return;
+                }
+                if (opening != null && matched == opening.length()) {
+                    markup = opening.equals(COMMENT_OPEN) ? COMMENT : CDATA;
+                    matched = 0;
+                }
+            }
+            case COMMENT -> close(c, "-->");
+            case CDATA -> close(c, "]]>");
+            default -> close(c, "?>");
+        }
+    }
+
+    /** In text: a {@code <} opens markup, and a new token with it. */
+    private void opened(int c) {
+        if (c == '<') {
+            token = 1;
+            markup = OPENED;
+            matched = 0;
+            opening = null;
+        }
+    }
+
+    /** Inside a comment, CDATA or PI: back to text once {@code end} is matched (its '<'s open nothing). */
+    private void close(int c, String end) {
+        if (c == end.charAt(matched)) {
+            matched++;
+        } else {
+            // a repeat of the first character keeps a partial match going ("--->", "]]]>")
+            matched = c == end.charAt(0) ? (matched > 0 && end.charAt(0) == end.charAt(1) ? matched : 1) : 0;
+        }
+        if (matched == end.length()) {
+            markup = TEXT;
+            matched = 0;
+        }
+    }
+
+    /**
+     * Settles the encoding from the prolog when it can (or must: {@code end}, or the prolog full): a UTF-16
+     * or UTF-32 byte-order mark or layout of {@code <} sets the code unit, and any encoding an XML
+     * declaration names is checked as UTF-8 unless it is one of the few other ones a feed may use (the
+     * parser reads names loosely, {@code UTF_8} and {@code csUTF8} as UTF-8: a name not known here is
+     * checked, which refuses at worst a Latin-1 feed under a name of its own).
+     */
     private void decide(boolean end) {
         byte[] p = prolog;
         int n = prologLength;
-        if (n >= 2 && ((p[0] == (byte) 0xFE && p[1] == (byte) 0xFF) || (p[0] == (byte) 0xFF && p[1] == (byte) 0xFE))
-                || n >= 2 && (p[0] == 0 || p[1] == 0)) {
-            encoding = OTHER; // UTF-16 or UTF-32, with a byte-order mark or by the layout of "<?"
-            return;
+        if (n < 4 && !end) {
+            return; // a byte-order mark or a UTF-16/32 layout takes up to four bytes
         }
+        int b0 = n > 0 ? p[0] & 0xff : -1;
+        int b1 = n > 1 ? p[1] & 0xff : -1;
+        int b2 = n > 2 ? p[2] & 0xff : -1;
+        int b3 = n > 3 ? p[3] & 0xff : -1;
+        if (b0 == 0 && b1 == 0 && (b2 == 0xFE && b3 == 0xFF || b2 == 0 && b3 == '<')) {
+            other(4, true);
+        } else if ((b0 == 0xFF && b1 == 0xFE || b0 == '<' && b1 == 0) && b2 == 0 && b3 == 0) {
+            other(4, false);
+        } else if (b0 == 0xFE && b1 == 0xFF || b0 == 0 && b1 == '<') {
+            other(2, true);
+        } else if (b0 == 0xFF && b1 == 0xFE || b0 == '<' && b1 == 0) {
+            other(2, false);
+        } else {
+            fromDeclaration(end);
+        }
+    }
+
+    private void other(int size, boolean bigEndianOrder) {
+        encoding = OTHER;
+        unitSize = size;
+        bigEndian = bigEndianOrder;
+    }
+
+    /** A document in bytes: UTF-8 unless its declaration names one of {@link #SINGLE_BYTE}. */
+    private void fromDeclaration(boolean end) {
+        byte[] p = prolog;
+        int n = prologLength;
         int start = n >= 3 && p[0] == (byte) 0xEF && p[1] == (byte) 0xBB && p[2] == (byte) 0xBF ? 3 : 0;
         String head = new String(p, start, n - start, StandardCharsets.ISO_8859_1);
         if (!"<?xml".startsWith(head) && !head.startsWith("<?xml")) {
@@ -139,28 +271,26 @@ final class FeedBytesGuard extends InputStream {
         int close = head.indexOf("?>");
         if (close < 0) {
             if (end || n == PROLOG_MAX) {
-                encoding = UTF8; // no end to the declaration within reach: the parser refuses it anyway
+                encoding = UTF8; // no end to the declaration within reach: checked as UTF-8
             }
             return;
         }
         String declaration = head.substring(0, close);
         int at = declaration.indexOf("encoding");
-        if (at < 0) {
-            encoding = UTF8;
-            return;
-        }
-        int q = at + "encoding".length();
-        while (q < declaration.length() && (declaration.charAt(q) == ' ' || declaration.charAt(q) == '='
-                || declaration.charAt(q) == '\t' || declaration.charAt(q) == '\r' || declaration.charAt(q) == '\n')) {
+        int q = at < 0 ? declaration.length() : at + "encoding".length();
+        while (q < declaration.length() && " =\t\r\n".indexOf(declaration.charAt(q)) >= 0) {
             q++;
         }
-        if (q >= declaration.length() || (declaration.charAt(q) != '"' && declaration.charAt(q) != '\'')) {
-            encoding = UTF8; // malformed: the parser refuses it
+        int e = q < declaration.length() ? declaration.indexOf(declaration.charAt(q), q + 1) : -1;
+        if (e < 0 || (declaration.charAt(q) != '"' && declaration.charAt(q) != '\'')) {
+            encoding = UTF8; // none named (or malformed, which the parser refuses): UTF-8
             return;
         }
-        int e = declaration.indexOf(declaration.charAt(q), q + 1);
-        String name = e < 0 ? "" : declaration.substring(q + 1, e).toLowerCase(Locale.ROOT);
-        encoding = name.equals("utf-8") || name.equals("utf8") ? UTF8 : OTHER;
+        String name = declaration.substring(q + 1, e).toLowerCase(Locale.ROOT).replaceAll("[-_\\s]", "");
+        if (name.startsWith("cs")) {
+            name = name.substring(2);
+        }
+        encoding = SINGLE_BYTE.contains(name) ? OTHER : UTF8;
     }
 
     /** Checks {@code n} bytes from {@code off} as the continuation of the document's UTF-8. */

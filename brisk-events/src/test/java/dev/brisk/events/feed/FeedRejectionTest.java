@@ -100,24 +100,60 @@ class FeedRejectionTest {
 
     /**
      * A tag (with its attributes) or a text longer than the guard's bound: refused as it streams, before the
-     * parser holds it whole (one 200 MB attribute inside the size bound ran a 512 MiB heap out of memory).
+     * parser holds it whole (one 200 MB attribute inside the size bound ran a 512 MiB heap out of memory),
+     * also when a raw '>' (allowed in an attribute) or a '<' inside CDATA or a comment would have reset a
+     * count of bytes between brackets, and in UTF-16, counted in its code units (a 0x3C byte of another
+     * character is no '<').
      */
-    @Test
-    void aTokenPastTheBoundIsRefusedWhileStreaming() {
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "gt", "cdata", "comment", "utf16"})
+    void aTokenPastTheBoundIsRefusedWhileStreaming(String kind) {
         int bound = FeedBytesGuard.MAX_TOKEN;
-        byte[] big = new byte[bound + 100];
-        Arrays.fill(big, (byte) 'x');
-        byte[] head = "<planList><output><base_plan base_plan_id=\"1\" title=\"".getBytes(StandardCharsets.US_ASCII);
-        byte[] xml = new byte[head.length + big.length];
-        System.arraycopy(head, 0, xml, 0, head.length);
-        System.arraycopy(big, 0, xml, head.length, big.length);
+        String head = "<planList><output><base_plan base_plan_id=\"1\" ";
+        String filler = switch (kind) {
+            case "gt" -> "title=\"" + "x>".repeat(bound / 2 + 10) + "\"/>";
+            case "cdata" -> "/><![CDATA[" + "x<".repeat(bound / 2 + 10) + "]]>";
+            case "comment" -> "/><!--" + "x<".repeat(bound / 2 + 10) + "-->";
+            case "utf16" -> "title=\"" + "\u413c".repeat(bound + 10) + "\"/>"; // UTF-16LE bytes 3C 41
+            default -> "title=\"" + "x".repeat(bound + 10) + "\"/>";
+        };
+        byte[] xml = ((kind.equals("utf16") ? "\ufeff" : "") + head + filler + "</output></planList>").getBytes(
+                kind.equals("utf16") ? StandardCharsets.UTF_16LE : StandardCharsets.UTF_8);
         FeedParser roomy = new FeedParser(64L << 20, new FeedParserTest.RecordingLogger());
-        assertThatThrownBy(() -> roomy.parse(xml)).isInstanceOf(FeedFormatException.class)
-                .hasMessage("feed has a tag or text longer than " + bound + " bytes");
-        // just under it, the same title is read
-        byte[] fits = ("<planList><output><base_plan base_plan_id=\"1\" title=\"" + "x".repeat(bound - 200)
-                + "\"/></output></planList>").getBytes(StandardCharsets.US_ASCII);
-        assertThat(catchThrowable(() -> roomy.parse(fits))).isNull();
+        assertThatThrownBy(() -> roomy.parse(xml)).as(kind).isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed has a tag or text longer than " + bound + " characters");
+    }
+
+    /** Under the bound, comments and CDATA with '<' in them, raw '>' in values, and UTF-16 are read as before. */
+    @Test
+    void tokensUnderTheBoundAndMarkupThatHidesBracketsAreRead() throws Exception {
+        int bound = FeedBytesGuard.MAX_TOKEN;
+        FeedParser roomy = new FeedParser(64L << 20, new FeedParserTest.RecordingLogger());
+        String fits = "<planList><!-- a <comment> --><?pi <x>?><output><base_plan base_plan_id=\"1\" title=\""
+                + "x".repeat(bound - 200) + "\" note=\"a>b\"/><![CDATA[ <not a tag> ]]></output></planList>";
+        assertThat(catchThrowable(() -> roomy.parse(fits.getBytes(StandardCharsets.UTF_8)))).isNull();
+        byte[] utf16 = ("\ufeff<planList><output><base_plan base_plan_id=\"1\" title=\"\u413c\u413c\"/>"
+                + "</output></planList>").getBytes(StandardCharsets.UTF_16LE);
+        assertThat(catchThrowable(() -> roomy.parse(utf16))).isNull();
+    }
+
+    /**
+     * The parser reads encoding names loosely ({@code UTF_8} and {@code csUTF8} are UTF-8 to it): under any
+     * name not known to be a single-byte encoding the bytes are checked as UTF-8.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF-8", "utf8", "UTF_8", "csUTF8", " Utf-8 "})
+    void everySpellingOfUtf8IsCheckedStrictly(String name) {
+        byte[] head = ("<?xml version=\"1.0\" encoding=\"" + name.strip() + "\"?><planList><output>"
+                + "<base_plan base_plan_id=\"1\" title=\"a").getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = "b\"/></output></planList>".getBytes(StandardCharsets.US_ASCII);
+        byte[] xml = new byte[head.length + 2 + tail.length];
+        System.arraycopy(head, 0, xml, 0, head.length);
+        xml[head.length] = (byte) 0xC0;
+        xml[head.length + 1] = (byte) 0x80; // an overlong NUL
+        System.arraycopy(tail, 0, xml, head.length + 2, tail.length);
+        assertThatThrownBy(() -> parser.parse(xml)).as(name).isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not valid UTF-8 ");
     }
 
     /** An input stream that gives one byte per read, as a slow provider's pieces arrive. */
