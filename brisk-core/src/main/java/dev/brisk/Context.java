@@ -8,11 +8,13 @@ import java.util.Map;
 
 /**
  * One request and the response being built for it. A context belongs to one request: use it only on
- * the thread that runs the handler (or hand it on with care), never after the handler returned. Once
- * its response is written, a context kept past that throws {@link IllegalStateException} from every
- * method, reads and writes alike, also after its connection has gone on to its next request (which
- * reuses the request object underneath, so that a request allocates little: each request's handlers
- * get a handle of their own on it, which never reaches the next one). Copy what must outlive the
+ * the thread that runs the handler (or hand it on with care), never after the handler returned. On an
+ * HTTP/1.1 connection, once its response is written, a context kept past that throws
+ * {@link IllegalStateException} from every method, reads and writes alike, also after the connection
+ * has gone on to its next request (which reuses the request object underneath, so that a request
+ * allocates little: each request's handlers get a handle of their own on it, which never reaches the
+ * next one). An HTTP/2 stream's request object is its own and never reused: a context kept past its
+ * answer reaches no other request, and what is set on it then is not sent. Copy what must outlive the
  * handler. (A request without a body answered on the thread that read it, an event-loop handler or
  * the blocking engine, reads its headers straight from the connection's buffer, with no copy.)
  *

@@ -137,6 +137,80 @@ class ContextLifetimeTest {
         }
     }
 
+    /**
+     * A call on a kept context that passed its check before the request ended and is still running when
+     * it ends (here a JSON codec that waits inside {@code ctx.json}) keeps the exchange from being reused:
+     * the next request gets another one, and what the call sets when it returns never reaches that request.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "BLOCKING_VIRTUAL"})
+    void aCallInProgressOnAKeptContextKeepsItsExchangeFromTheNextRequest(Engine engine) throws Exception {
+        CountDownLatch inCodec = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicReference<String> firstExchange = new AtomicReference<>();
+        AtomicReference<String> nextExchange = new AtomicReference<>();
+        dev.brisk.JsonCodec waiting = new dev.brisk.JsonCodec() {
+            @Override
+            public byte[] write(Object value) {
+                inCodec.countDown();
+                try {
+                    release.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "{\"late\":true}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public <T> T read(byte[] json, Class<T> type) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+            cfg.json(waiting);
+            cfg.get("/first", ctx -> {
+                firstExchange.set(ctx.toString());
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        ctx.json("late"); // waits in the codec, past the end of its request
+                    } catch (IllegalStateException expected) {
+                        // may be refused once the codec returns: either way nothing reaches /next
+                    } finally {
+                        written.countDown();
+                    }
+                });
+                if (!inCodec.await(5, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the late call did not start");
+                }
+                ctx.text("first");
+            });
+            cfg.get("/next", ctx -> {
+                nextExchange.set(ctx.toString());
+                release.countDown(); // the late call returns while this request is being handled
+                if (!written.await(5, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the late call did not end");
+                }
+                ctx.text("next");
+            });
+        }); RawConnection c = t.raw()) {
+            c.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().body()).isEqualTo("first");
+            c.send("GET /next HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response next = c.read();
+            assertThat(next.body()).isEqualTo("next");
+            assertThat(next.header("Content-Type")).startsWith("text/plain");
+            assertThat(exchangeOf(nextExchange.get())).as("not the exchange a call was still in")
+                    .isNotEqualTo(exchangeOf(firstExchange.get()));
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static String exchangeOf(String handle) {
+        return handle.substring(handle.indexOf(" on ") + 4).replace(" (over)", "");
+    }
+
     /** The simple name of what {@code call} throws, or what it returned. */
     private static String attempt(java.util.concurrent.Callable<?> call) {
         try {

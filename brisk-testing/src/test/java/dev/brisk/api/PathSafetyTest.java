@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A path parameter is decoded and often names a file ({@code cfg.get("/files/*", ...)}): a request whose
  * path has a {@code .} or {@code ..} segment (a dot written as {@code %2E}, segments split at {@code /} or
- * {@code %2F}) or an encoded NUL reaches no route; it is a {@code 400} saying why. Browsers and curl
+ * {@code %2F}, and a backslash as {@code %5C} too) or an encoded NUL reaches no route; it is a {@code 400} saying why. Browsers and curl
  * resolve dot segments before sending, so only a raw client sends one (curl {@code --path-as-is}, this
  * test's socket). Names with dots in them are still names.
  */
@@ -37,6 +37,8 @@ class PathSafetyTest {
         "/w/a%2f..%2fetc         | " + DOTS,
         "/w/a%2F%2e%2e%2Fetc     | " + DOTS,
         "/w/..                   | " + DOTS,
+        "/w/..%5cetc             | " + DOTS,
+        "/w/a%5C..%5Cb           | " + DOTS,
         "/p/../x                 | " + DOTS,
         "/w/../hello             | " + DOTS,
         "/w/a%00b                | " + NUL,

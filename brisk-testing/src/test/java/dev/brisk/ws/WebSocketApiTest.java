@@ -606,6 +606,8 @@ class WebSocketApiTest {
             closer.join(20_000);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for the shutdown timeout")
                     .isLessThan(Duration.ofSeconds(10));
+            // the close handler runs on a handler thread of its own, which close() does not wait for
+            assertThat(Within.within(5_000, () -> !codes.isEmpty())).as("onClose ran").isTrue();
             assertThat(codes).containsExactly(1001);
         }
 

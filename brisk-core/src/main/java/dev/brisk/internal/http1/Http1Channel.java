@@ -239,7 +239,9 @@ final class Http1Channel implements ExchangeOwner {
         Exchange ex = exchange;
         if (ex != null && handedBack && upgrade == null) {
             ex.over();
-            spares.keep(ex);
+            if (ex.reusable()) { // not while a context kept past the handler is in a call on it
+                spares.keep(ex);
+            }
         }
         exchange = null;
         Upgrade u = upgrade;

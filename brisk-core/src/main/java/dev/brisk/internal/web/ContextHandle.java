@@ -33,9 +33,16 @@ final class ContextHandle implements Context {
         this.generation = generation;
     }
 
-    /** The exchange, while this handle's request lasts. */
-    private Exchange ex() {
+    /**
+     * The exchange, while this handle's request lasts, marked in use until {@link Exchange#leaveHandle}:
+     * the mark comes before the check, and the connection ends a request by counting it over before it
+     * looks for the mark ({@link Exchange#reusable}), so a call that passed the check while the request
+     * ended keeps the exchange from being reused under it.
+     */
+    private Exchange enter() {
+        ex.enterHandle();
         if (ex.generation() != generation) {
+            ex.leaveHandle();
             throw new IllegalStateException("this request is over: a Context may be used only until its response"
                     + " is written (copy what must outlive the handler)");
         }
@@ -46,225 +53,435 @@ final class ContextHandle implements Context {
 
     @Override
     public String method() {
-        return ex().method();
+        Exchange e = enter();
+        try {
+            return e.method();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String path() {
-        return ex().path();
+        Exchange e = enter();
+        try {
+            return e.path();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String queryString() {
-        return ex().queryString();
+        Exchange e = enter();
+        try {
+            return e.queryString();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String pathParam(String name) {
-        return ex().pathParam(name);
+        Exchange e = enter();
+        try {
+            return e.pathParam(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Map<String, String> pathParams() {
-        return ex().pathParams();
+        Exchange e = enter();
+        try {
+            return e.pathParams();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String queryParam(String name) {
-        return ex().queryParam(name);
+        Exchange e = enter();
+        try {
+            return e.queryParam(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public List<String> queryParams(String name) {
-        return ex().queryParams(name);
+        Exchange e = enter();
+        try {
+            return e.queryParams(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Map<String, List<String>> queryParamMap() {
-        return ex().queryParamMap();
+        Exchange e = enter();
+        try {
+            return e.queryParamMap();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String header(String name) {
-        return ex().header(name);
+        Exchange e = enter();
+        try {
+            return e.header(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public List<String> headers(String name) {
-        return ex().headers(name);
+        Exchange e = enter();
+        try {
+            return e.headers(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public List<String> headerNames() {
-        return ex().headerNames();
+        Exchange e = enter();
+        try {
+            return e.headerNames();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String cookie(String name) {
-        return ex().cookie(name);
+        Exchange e = enter();
+        try {
+            return e.cookie(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Map<String, String> cookies() {
-        return ex().cookies();
+        Exchange e = enter();
+        try {
+            return e.cookies();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public byte[] body() {
-        return ex().body();
+        Exchange e = enter();
+        try {
+            return e.body();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String bodyAsString() {
-        return ex().bodyAsString();
+        Exchange e = enter();
+        try {
+            return e.bodyAsString();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public InputStream bodyAsStream() {
-        return ex().bodyAsStream();
+        Exchange e = enter();
+        try {
+            return e.bodyAsStream();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public <T> T bodyAsJson(Class<T> type) {
-        return ex().bodyAsJson(type);
+        Exchange e = enter();
+        try {
+            return e.bodyAsJson(type);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public <T> T bodyAsJson(Type type) {
-        return ex().bodyAsJson(type);
+        Exchange e = enter();
+        try {
+            return e.bodyAsJson(type);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String formParam(String name) {
-        return ex().formParam(name);
+        Exchange e = enter();
+        try {
+            return e.formParam(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public List<String> formParams(String name) {
-        return ex().formParams(name);
+        Exchange e = enter();
+        try {
+            return e.formParams(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Map<String, List<String>> formParamMap() {
-        return ex().formParamMap();
+        Exchange e = enter();
+        try {
+            return e.formParamMap();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Multipart multipart() {
-        return ex().multipart();
+        Exchange e = enter();
+        try {
+            return e.multipart();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public List<Part> parts() {
-        return ex().parts();
+        Exchange e = enter();
+        try {
+            return e.parts();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String remoteAddress() {
-        return ex().remoteAddress();
+        Exchange e = enter();
+        try {
+            return e.remoteAddress();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public TlsInfo tls() {
-        return ex().tls();
+        Exchange e = enter();
+        try {
+            return e.tls();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String routeTemplate() {
-        return ex().routeTemplate();
+        Exchange e = enter();
+        try {
+            return e.routeTemplate();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public String requestId() {
-        return ex().requestId();
+        Exchange e = enter();
+        try {
+            return e.requestId();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Object attribute(String name) {
-        return ex().attribute(name);
+        Exchange e = enter();
+        try {
+            return e.attribute(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     // ---- response: each answers this handle, not the exchange, so a chain of calls stays checked ---------
 
     @Override
     public Context attribute(String name, Object value) {
-        ex().attribute(name, value);
+        Exchange e = enter();
+        try {
+            e.attribute(name, value);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context status(int status) {
-        ex().status(status);
+        Exchange e = enter();
+        try {
+            e.status(status);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public int status() {
-        return ex().status();
+        Exchange e = enter();
+        try {
+            return e.status();
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Context header(String name, String value) {
-        ex().header(name, value);
+        Exchange e = enter();
+        try {
+            e.header(name, value);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context addHeader(String name, String value) {
-        ex().addHeader(name, value);
+        Exchange e = enter();
+        try {
+            e.addHeader(name, value);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public String responseHeader(String name) {
-        return ex().responseHeader(name);
+        Exchange e = enter();
+        try {
+            return e.responseHeader(name);
+        } finally {
+            e.leaveHandle();
+        }
     }
 
     @Override
     public Context contentType(String contentType) {
-        ex().contentType(contentType);
+        Exchange e = enter();
+        try {
+            e.contentType(contentType);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context text(String text) {
-        ex().text(text);
+        Exchange e = enter();
+        try {
+            e.text(text);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context html(String html) {
-        ex().html(html);
+        Exchange e = enter();
+        try {
+            e.html(html);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context json(Object value) {
-        ex().json(value);
+        Exchange e = enter();
+        try {
+            e.json(value);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context bytes(byte[] body) {
-        ex().bytes(body);
+        Exchange e = enter();
+        try {
+            e.bytes(body);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context bytes(ByteBuffer body) {
-        ex().bytes(body);
+        Exchange e = enter();
+        try {
+            e.bytes(body);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context stream(InputStream in) {
-        ex().stream(in);
+        Exchange e = enter();
+        try {
+            e.stream(in);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 
     @Override
     public Context redirect(String location, int status) {
-        ex().redirect(location, status);
+        Exchange e = enter();
+        try {
+            e.redirect(location, status);
+        } finally {
+            e.leaveHandle();
+        }
         return this;
     }
 

@@ -83,6 +83,8 @@ public final class Exchange extends ResponseState {
     private volatile int generation;
     /** The handle the app's code holds for the current request ({@link #newContext}), or null before. */
     private Context context;
+    /** Calls through a {@link ContextHandle} in progress: an exchange one is in is never reused ({@link #reusable}). */
+    private final java.util.concurrent.atomic.AtomicInteger handleCalls = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * A borrowing exchange: call {@link #own} before the head's buffer or the parser is used for anything
@@ -149,6 +151,25 @@ public final class Exchange extends ResponseState {
     /** This exchange object's identity, for {@link ContextHandle#toString}. */
     String identity() {
         return "exchange@" + Integer.toHexString(System.identityHashCode(this));
+    }
+
+    /** A {@link ContextHandle} call begins (before its check of {@link #generation}). */
+    void enterHandle() {
+        handleCalls.incrementAndGet();
+    }
+
+    /** A {@link ContextHandle} call has ended. */
+    void leaveHandle() {
+        handleCalls.decrementAndGet();
+    }
+
+    /**
+     * After {@link #over}: whether no handle call is in one now, so the exchange may serve the next request.
+     * A call that checked its request before {@link #over} counted it would otherwise run on the next one;
+     * such an exchange is left to that call and the connection takes a new one.
+     */
+    public boolean reusable() {
+        return handleCalls.get() == 0;
     }
 
     /** How many requests this exchange has ended: a handle made before the last end fails. */

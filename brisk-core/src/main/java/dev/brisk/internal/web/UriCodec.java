@@ -17,30 +17,33 @@ public final class UriCodec {
     private UriCodec() {
     }
 
+    static final int DOT_SEGMENT = 1;
+    static final int NUL = 2;
+
     /**
      * A raw path {@code b[from, to)} a handler must never see: one with a {@code .} or
      * {@code ..} segment (a dot written as itself or {@code %2E}, segments split at {@code /} or an encoded
      * {@code %2F}, since a path parameter is decoded and may name a file), or an encoded NUL ({@code %00}).
      * Browsers and curl resolve dot segments before they send a path, so only a crafted request has one:
      * it is refused, as Jetty refuses ambiguous ones, rather than resolved to a path the client did not send.
+     * A backslash (raw or {@code %5C}) splits segments too, as it does on Windows.
+     *
+     * @return 0 for a path a handler may see, else {@link #DOT_SEGMENT} or {@link #NUL}
      */
-    static final int DOT_SEGMENT = 1;
-    static final int NUL = 2;
-
-    /** As described above: 0 for a path a handler may see, else {@link #DOT_SEGMENT} or {@link #NUL}. */
     static int unsafePath(byte[] b, int from, int to) {
         int dots = 0;
         boolean other = false;
         for (int i = from; i <= to; i++) {
             int c = i < to ? b[i] : '/';
             boolean escape = c == '%' && i + 2 < to;
-            if (c == '/' || escape && b[i + 1] == '2' && (b[i + 2] | 0x20) == 'f') {
+            if (c == '/' || c == '\\' || escape && (b[i + 1] == '2' && (b[i + 2] | 0x20) == 'f'
+                    || b[i + 1] == '5' && (b[i + 2] | 0x20) == 'c')) {
                 if (!other && (dots == 1 || dots == 2)) {
                     return DOT_SEGMENT;
                 }
                 dots = 0;
                 other = false;
-                i += c == '/' ? 0 : 2;
+                i += c == '%' ? 2 : 0;
             } else if (c == '.') {
                 dots++;
             } else if (escape && b[i + 1] == '2' && (b[i + 2] | 0x20) == 'e') {

@@ -416,6 +416,9 @@ public final class FeedPoller implements AutoCloseable {
         int i = 0;
         for (; i < text.length() && b.length() < ERROR_MAX; i++) {
             char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && b.length() == ERROR_MAX - 1) {
+                break; // the cut falls inside a pair: before it
+            }
             if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
                 b.append(c == '\n' ? "\\n" : String.format("\\u%04x", (int) c));
             } else {

@@ -420,6 +420,8 @@ class FeedPollerTest {
         String longText = "x".repeat(FeedPoller.ERROR_MAX + 50);
         assertThat(FeedPoller.oneLine(longText)).isEqualTo("x".repeat(FeedPoller.ERROR_MAX) + "...");
         assertThat(FeedPoller.oneLine("x".repeat(FeedPoller.ERROR_MAX))).isEqualTo("x".repeat(FeedPoller.ERROR_MAX));
+        assertThat(FeedPoller.oneLine("x".repeat(FeedPoller.ERROR_MAX - 1) + "\uD83D\uDE00"))
+                .isEqualTo("x".repeat(FeedPoller.ERROR_MAX - 1) + "..."); // not cut inside the pair
     }
 
     private FeedPoller pollerOf(String path) {
