@@ -6,15 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue 14, minimum data rates on HTTP/2 (h2c), every engine, a grace and a window of one second: a
@@ -23,11 +19,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * for the whole connection, which is closed. Timeouts are long, so that only a rate can cut.
  */
 class Http2DataRateTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         static final long CUT_WITHIN_MILLIS = 1_000 + 1_000 + 1_200;
         static final int INITIAL_WINDOW_SIZE = 4;

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,11 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue 17: graceful shutdown of an HTTP/2 connection with HTTP/1.1's drain rules: a GOAWAY that
@@ -32,11 +28,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * before the final GOAWAY goes unanswered, and the connection closes when none is left.
  */
 class Http2DrainTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
@@ -21,11 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * An h2c client that sends its requests and then half-closes its side of the TCP connection (as a
@@ -38,11 +34,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 @Timeout(60)
 class Http2HalfCloseTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

@@ -6,6 +6,7 @@ import dev.brisk.SseEvent;
 import dev.brisk.SseSink;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -23,11 +24,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code ctx.sse}: events as they are sent (the JDK client reads each before the next exists), the
@@ -35,11 +31,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * client that stops reading, an app that closes the stream; on every engine.
  */
 class SseTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,22 +21,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Clients that drip a request head one byte at a time must be cut off at the header read timeout
  * (answered 408, then the server ends its side), while normal clients are served promptly meanwhile.
  */
 class SlowlorisTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import dev.brisk.wire.SlowPeers;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -25,11 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue 14, minimum data rates over TLS, on every engine: the body's rate is measured on the
@@ -37,11 +33,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * of one second each, timeouts long.
  */
 class TlsDataRateTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         static final long CUT_WITHIN_MILLIS = 1_000 + 1_000 + 1_200;
         static final byte[] BIG = new byte[8 << 20];

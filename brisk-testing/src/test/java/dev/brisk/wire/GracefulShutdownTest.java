@@ -7,6 +7,7 @@ import dev.brisk.Dispatch;
 import dev.brisk.SseEvent;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import dev.brisk.testing.RawConnection;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -16,22 +17,14 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Closing the app: an in-flight request is finished with Connection: close; an idle connection is
  * closed after the drain's grace, and a request that arrives on it within the grace is answered.
  */
 class GracefulShutdownTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

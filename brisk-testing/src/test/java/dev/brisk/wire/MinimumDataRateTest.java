@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue 14, minimum data rates ({@code min-body-rate}, {@code min-response-rate}), shrunk to a grace
@@ -23,11 +19,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * counted; clients above the rates are never cut. Timeouts are left long, so that only a rate can cut.
  */
 class MinimumDataRateTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;

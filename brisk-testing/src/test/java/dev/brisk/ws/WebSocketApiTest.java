@@ -7,6 +7,7 @@ import dev.brisk.HttpException;
 import dev.brisk.WebSocketSession;
 import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.EnginesSideBySide;
 import dev.brisk.testing.Within;
 import java.net.URI;
 import java.net.http.WebSocket;
@@ -24,11 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The WebSocket API as an app uses it, on every engine: handshakes refused and accepted (origins,
@@ -37,11 +33,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * idle timeout, and a shutdown's 1001.
  */
 class WebSocketApiTest {
-    /** Every engine, side by side: the tests mostly wait on the server's clock (see junit-platform.properties). */
-    @Nested
-    @ParameterizedClass
-    @EnumSource(Engine.class)
-    @Execution(ExecutionMode.CONCURRENT)
+    /** Every engine, side by side: the tests mostly wait on the server's clock. */
+    @EnginesSideBySide
     class OnEachEngine {
         @Parameter
         Engine engine;
