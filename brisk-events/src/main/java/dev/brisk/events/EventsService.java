@@ -243,6 +243,7 @@ public final class EventsService implements AutoCloseable {
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 413 -> "payload_too_large";
+            case 501 -> "not_implemented"; // a method no route has (BREW): the client's, not a server fault
             case 503 -> "unavailable";
             default -> status >= 500 ? "internal_error" : "client_error";
         };

@@ -251,5 +251,9 @@ class SearchApiTest {
                 // the provider has never answered: the age counts from the start, never NaN (an alert on it fires)
                 .containsPattern("events_poll_last_success_age_seconds \\d+(\\.\\d+)?(E\\d+)?\n")
                 .doesNotContain("route=\"/search?");
+        HttpResponse<String> brew = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + "/search"))
+                .method("BREW", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(brew.statusCode()).isEqualTo(501);
+        assertThat(brew.body()).contains("\"code\":\"not_implemented\""); // not an internal_error of ours
     }
 }
