@@ -25,7 +25,7 @@ import java.util.Properties;
  *   <tr><td>EVENTS_DATA_DIR</td><td>./data</td><td>where the default SQLite file lives</td></tr>
  *   <tr><td>EVENTS_CONNECT_TIMEOUT</td><td>PT5S</td><td>opening a connection to the provider</td></tr>
  *   <tr><td>EVENTS_READ_TIMEOUT</td><td>PT30S</td><td>waiting for the head, then for each piece of the body (the
- *   whole body: at most 20 of them, at least 10 minutes)</td></tr>
+ *   whole body: at most the longest of 20 of them, 10 minutes, and the feed size at 256 KiB/s)</td></tr>
  *   <tr><td>EVENTS_MAX_BACKOFF</td><td>PT5M</td><td>longest wait between failing polls</td></tr>
  *   <tr><td>EVENTS_MAX_FEED_SIZE</td><td>256MiB</td><td>bound on one feed document</td></tr>
  *   <tr><td>EVENTS_TIME_ZONE</td><td>UTC</td><td>the zone the provider's local times are in</td></tr>

@@ -18,7 +18,9 @@ import java.util.Objects;
  * <li>No token longer than {@value #MAX_TOKEN} code units: from one {@code <} that opens markup to the
  * next, a tag with its attributes and the text after it. A raw {@code >} may stand in an attribute or a
  * text, so only {@code <} counts, and not inside a comment, a CDATA section or a processing instruction,
- * which may hold a raw {@code <}: those are tokens of their own to their end. Code units of the document's
+ * which may hold a raw {@code <}: those are tokens of their own to their end; after a {@code <!} that
+ * opens neither (a DOCTYPE, refused by the reader once read, its literals may hold {@code <}) nothing
+ * starts a new token. Code units of the document's
  * encoding (two bytes in UTF-16, four in UTF-32), so a byte 0x3C inside another character is not a
  * {@code <}. The parser holds a token whole (an attribute value as chars, twice its bytes), so one 200
  * MB attribute inside the size bound ran a 512 MiB heap out of memory and killed the poller.
@@ -41,12 +43,7 @@ final class FeedBytesGuard extends InputStream {
     private static final int COMMENT = 2;
     private static final int CDATA = 3;
     private static final int PI = 4;
-    /**
-     * Single-byte encodings a feed may declare, by the parser's loose reading of names (case, '-', '_'
-     * and spaces ignored, a "cs" prefix dropped): these are not checked as UTF-8.
-     */
-    private static final java.util.Set<String> SINGLE_BYTE = java.util.Set.of("iso88591", "latin1", "l1", "isolatin1",
-            "usascii", "ascii", "iso646us", "windows1252", "cp1252");
+    private static final int DECLARATION = 5;
     private static final String COMMENT_OPEN = "!--";
     private static final String CDATA_OPEN = "![CDATA[";
 
@@ -161,10 +158,10 @@ final class FeedBytesGuard extends InputStream {
             }
             int c = unit;
             unit = 0;
+            markup(c); // a '<' that opens markup starts the count again, itself its first unit
             if (++token > maxToken) {
                 fail("feed has a tag or text longer than " + maxToken + " characters");
             }
-            markup(c);
         }
     }
 
@@ -182,8 +179,13 @@ final class FeedBytesGuard extends InputStream {
                     matched = 2;
                 } else if (matched >= 2 && c == opening.charAt(matched)) {
                     matched++;
+                } else if (matched == 1) {
+                    // "<!" not opening a comment or CDATA: a DOCTYPE, which the reader refuses, but only once the
+                    // parser has read it, literals and all, which may hold '<': nothing ends this token any more
+                    markup = DECLARATION;
+                    return;
                 } else {
-                    markup = TEXT; // a tag, an end tag, a declaration: the token goes on to the next '<'
+                    markup = TEXT; // a tag, an end tag: the token goes on to the next '<'
                     opened(c);
                     return;
                 }
@@ -191,6 +193,9 @@ final class FeedBytesGuard extends InputStream {
                     markup = opening.equals(COMMENT_OPEN) ? COMMENT : CDATA;
                     matched = 0;
                 }
+            }
+            case DECLARATION -> {
+                // counted to the end of the document: one declaration over the bound is refused
             }
             case COMMENT -> close(c, "-->");
             case CDATA -> close(c, "]]>");
@@ -201,7 +206,7 @@ final class FeedBytesGuard extends InputStream {
     /** In text: a {@code <} opens markup, and a new token with it. */
     private void opened(int c) {
         if (c == '<') {
-            token = 1;
+            token = 0;
             markup = OPENED;
             matched = 0;
             opening = null;
@@ -224,10 +229,9 @@ final class FeedBytesGuard extends InputStream {
 
     /**
      * Settles the encoding from the prolog when it can (or must: {@code end}, or the prolog full): a UTF-16
-     * or UTF-32 byte-order mark or layout of {@code <} sets the code unit, and any encoding an XML
-     * declaration names is checked as UTF-8 unless it is one of the few other ones a feed may use (the
-     * parser reads names loosely, {@code UTF_8} and {@code csUTF8} as UTF-8: a name not known here is
-     * checked, which refuses at worst a Latin-1 feed under a name of its own).
+     * or UTF-32 byte-order mark or layout of {@code <} sets the code unit; a document in bytes is UTF-8
+     * unless its declaration names another encoding, the name read as the parser reads it ({@code UTF_8}
+     * and {@code csUTF8} are UTF-8 to it).
      */
     private void decide(boolean end) {
         byte[] p = prolog;
@@ -258,13 +262,21 @@ final class FeedBytesGuard extends InputStream {
         bigEndian = bigEndianOrder;
     }
 
-    /** A document in bytes: UTF-8 unless its declaration names one of {@link #SINGLE_BYTE}. */
+    /** A document in bytes: UTF-8 unless its declaration names another encoding. */
     private void fromDeclaration(boolean end) {
         byte[] p = prolog;
         int n = prologLength;
         int start = n >= 3 && p[0] == (byte) 0xEF && p[1] == (byte) 0xBB && p[2] == (byte) 0xBF ? 3 : 0;
         String head = new String(p, start, n - start, StandardCharsets.ISO_8859_1);
-        if (!"<?xml".startsWith(head) && !head.startsWith("<?xml")) {
+        // a declaration is "<?xml" and white space ("<?xml-x" is a processing instruction, which the parser
+        // reads as UTF-8 whatever it says): undecided while the bytes so far could still begin one
+        if (head.length() < 6 && "<?xml".startsWith(head.substring(0, Math.min(5, head.length())))) {
+            if (end || n == PROLOG_MAX) {
+                encoding = UTF8;
+            }
+            return;
+        }
+        if (!head.startsWith("<?xml") || head.charAt(5) > ' ') {
             encoding = UTF8; // no declaration: UTF-8 by XML's rule
             return;
         }
@@ -290,7 +302,9 @@ final class FeedBytesGuard extends InputStream {
         if (name.startsWith("cs")) {
             name = name.substring(2);
         }
-        encoding = SINGLE_BYTE.contains(name) ? OTHER : UTF8;
+        // the parser's own rule: a name that reads "utf8" this way is its UTF-8 (lax), any other encoding is
+        // decoded by the JDK (windows-1251, Shift_JIS...), whose decoders have no overlong forms to let through
+        encoding = name.equals("utf8") ? UTF8 : OTHER;
     }
 
     /** Checks {@code n} bytes from {@code off} as the continuation of the document's UTF-8. */

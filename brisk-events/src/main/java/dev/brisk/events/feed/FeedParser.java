@@ -115,6 +115,11 @@ public final class FeedParser {
         }
     }
 
+    /** The size bound: a feed larger than this many bytes is refused. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /** Reads a whole document held in memory; see {@link #parse(InputStream)}. */
     public FeedResult parse(byte[] document) throws FeedFormatException {
         return parse(new ByteArrayInputStream(document));

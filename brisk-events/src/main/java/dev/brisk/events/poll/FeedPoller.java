@@ -47,14 +47,20 @@ public final class FeedPoller implements AutoCloseable {
     /** The least time a whole feed body may take to arrive ({@link #bodyBound}). */
     static final Duration BODY_BOUND_MIN = Duration.ofMinutes(10);
 
+    /** The slowest whole-feed rate {@link #bodyBound} allows a feed of the largest size: 256 KiB/s. */
+    static final long SLOWEST_BYTES_PER_SECOND = 256 << 10;
+
     /**
-     * How long a whole feed body may take: 20 read timeouts, at least {@link #BODY_BOUND_MIN} (the largest
-     * feed allowed, 256 MiB, takes about 4.5 minutes at 1 MB/s). A provider that trickles just inside the
-     * read timeout then holds the poller that long, not for as long as the size bound lets it.
+     * How long a whole feed body may take (its parse included): the longest of 20 read timeouts,
+     * {@link #BODY_BOUND_MIN}, and the size bound at {@link #SLOWEST_BYTES_PER_SECOND} (256 MiB: about 17
+     * minutes). A provider that trickles just inside the read timeout then holds the poller that long, not
+     * for as long as it likes.
      */
-    static Duration bodyBound(Duration readTimeout) {
-        Duration twenty = readTimeout.multipliedBy(20);
-        return twenty.compareTo(BODY_BOUND_MIN) > 0 ? twenty : BODY_BOUND_MIN;
+    static Duration bodyBound(Duration readTimeout, long maxFeedBytes) {
+        Duration bound = readTimeout.multipliedBy(20);
+        Duration atSlowest = Duration.ofSeconds(maxFeedBytes / SLOWEST_BYTES_PER_SECOND);
+        bound = bound.compareTo(atSlowest) > 0 ? bound : atSlowest;
+        return bound.compareTo(BODY_BOUND_MIN) > 0 ? bound : BODY_BOUND_MIN;
     }
 
     /** A failed poll's error text is cut at this many characters in its log line. */
@@ -285,7 +291,7 @@ public final class FeedPoller implements AutoCloseable {
         }
         FeedResult feed;
         IdleTimeoutInputStream body = new IdleTimeoutInputStream(response.body(),
-                options.readTimeout().toNanos(), bodyBound(options.readTimeout()).toNanos(), Thread.currentThread());
+                options.readTimeout().toNanos(), bodyBound(options.readTimeout(), parser.maxBytes()).toNanos(), Thread.currentThread());
         long check = Math.max(10, options.readTimeout().toMillis() / 4);
         ScheduledFuture<?> timer = watchdog.scheduleAtFixedRate(body::expired, check, check, TimeUnit.MILLISECONDS);
         try (InputStream in = decoded(body, response)) {

@@ -139,6 +139,9 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
         return values.get(0).strip();
     }
 
+    /** Five digits or more and a dash: a year that ISO-8601 writes with a sign. */
+    private static final java.util.regex.Pattern YEAR_PAST_9999 = java.util.regex.Pattern.compile("\\d{5,}-");
+
     /** A client's value in an error message: at most 40 characters, no control characters. */
     private static String printable(String v) {
         StringBuilder b = new StringBuilder(Math.min(v.length(), 43));
@@ -154,9 +157,13 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
         if (single(params, name) == null) {
             return null;
         }
-        // an unencoded '+' arrives as a space (form decoding): of an offset, or the sign a year past 9999
-        // needs, so the spaces become '+' before the value is stripped; a date-time has no space otherwise
-        String v = values.get(0).replace(' ', '+').strip();
+        // an unencoded '+' arrives as a space (form decoding): of an offset inside the value, or the sign a
+        // year past 9999 needs in front of it; a space around the value is only a space
+        String sent = values.get(0);
+        String v = sent.strip().replace(' ', '+');
+        if (sent.startsWith(" ") && YEAR_PAST_9999.matcher(v).lookingAt()) {
+            v = "+" + v;
+        }
         if (v.isEmpty()) {
             throw new InvalidParameterException(name + " is empty; expected an ISO-8601 date-time such as 2021-02-01T00:00:00Z");
         }

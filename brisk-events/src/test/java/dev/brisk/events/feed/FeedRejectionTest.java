@@ -124,6 +124,65 @@ class FeedRejectionTest {
                 .hasMessage("feed has a tag or text longer than " + bound + " characters");
     }
 
+    /**
+     * A DOCTYPE is refused by the reader, but only once the parser has read it: a SYSTEM literal may hold
+     * '<', and one of 150 MB ran a 256 MiB heap out of memory with the guard counting from each '<'. After
+     * a {@code <!} that opens no comment or CDATA nothing starts a new token.
+     */
+    @Test
+    void aDoctypeLiteralCannotHideAGiantTokenBehindBrackets() {
+        int bound = FeedBytesGuard.MAX_TOKEN;
+        byte[] xml = ("<!DOCTYPE planList SYSTEM \"" + "x<".repeat(bound / 2 + 10) + "\"><planList/>")
+                .getBytes(StandardCharsets.US_ASCII);
+        FeedParser roomy = new FeedParser(64L << 20, new FeedParserTest.RecordingLogger());
+        assertThatThrownBy(() -> roomy.parse(xml)).isInstanceOf(FeedFormatException.class)
+                .hasMessage("feed has a tag or text longer than " + bound + " characters");
+    }
+
+    /** A token of exactly the bound is read; one unit more is not. */
+    @Test
+    void theBoundIsExact() {
+        int bound = FeedBytesGuard.MAX_TOKEN;
+        String tagStart = "<base_plan base_plan_id=\"1\" title=\"";
+        String tagEnd = "\"/>";
+        FeedParser roomy = new FeedParser(64L << 20, new FeedParserTest.RecordingLogger());
+        for (int extra : new int[] {0, 1}) {
+            String title = "x".repeat(bound - tagStart.length() - tagEnd.length() + extra);
+            byte[] xml = ("<planList><output>" + tagStart + title + tagEnd + "</output></planList>")
+                    .getBytes(StandardCharsets.US_ASCII);
+            Throwable t = catchThrowable(() -> roomy.parse(xml));
+            if (extra == 0) {
+                assertThat(t).as("a token of exactly the bound").isNull();
+            } else {
+                assertThat(t).as("one unit past it").isInstanceOf(FeedFormatException.class)
+                        .hasMessage("feed has a tag or text longer than " + bound + " characters");
+            }
+        }
+    }
+
+    /**
+     * "<?xml" without white space after it is a processing instruction, not a declaration: the parser then
+     * reads the document as UTF-8 whatever encoding the instruction names, so the guard checks it as such.
+     * A real declaration naming another encoding (windows-1251) is that encoding's, decoded by the JDK.
+     */
+    @Test
+    void onlyARealDeclarationNamesAnotherEncoding() throws Exception {
+        byte[] head = "<?xml-x encoding=\"latin1\"?><planList><output><base_plan base_plan_id=\"1\" title=\"x"
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = "y\"/></output></planList>".getBytes(StandardCharsets.US_ASCII);
+        byte[] fake = new byte[head.length + 2 + tail.length];
+        System.arraycopy(head, 0, fake, 0, head.length);
+        fake[head.length] = (byte) 0xC0;
+        fake[head.length + 1] = (byte) 0x80;
+        System.arraycopy(tail, 0, fake, head.length + 2, tail.length);
+        assertThatThrownBy(() -> parser.parse(fake)).isInstanceOf(FeedFormatException.class)
+                .hasMessageStartingWith("feed is not valid UTF-8 ");
+        byte[] cyrillic = ("<?xml version=\"1.0\" encoding=\"windows-1251\"?><planList><output>"
+                + "<base_plan base_plan_id=\"1\" title=\"\u041c\u043e\u0441\u043a\u0432\u0430\"/></output></planList>")
+                .getBytes(java.nio.charset.Charset.forName("windows-1251"));
+        assertThat(catchThrowable(() -> parser.parse(cyrillic))).isNull();
+    }
+
     /** Under the bound, comments and CDATA with '<' in them, raw '>' in values, and UTF-16 are read as before. */
     @Test
     void tokensUnderTheBoundAndMarkupThatHidesBracketsAreRead() throws Exception {

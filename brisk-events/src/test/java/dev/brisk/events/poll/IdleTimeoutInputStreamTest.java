@@ -72,8 +72,9 @@ class IdleTimeoutInputStreamTest {
     }
 
     @Test
-    void theBodyBoundIsTwentyReadTimeoutsAndAtLeastTenMinutes() {
-        assertThat(FeedPoller.bodyBound(Duration.ofSeconds(30))).isEqualTo(Duration.ofMinutes(10));
-        assertThat(FeedPoller.bodyBound(Duration.ofMinutes(1))).isEqualTo(Duration.ofMinutes(20));
+    void theBodyBoundIsTwentyReadTimeoutsTheSizeAt256KibPerSecondAndAtLeastTenMinutes() {
+        assertThat(FeedPoller.bodyBound(Duration.ofSeconds(30), 1 << 20)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(FeedPoller.bodyBound(Duration.ofMinutes(1), 1 << 20)).isEqualTo(Duration.ofMinutes(20));
+        assertThat(FeedPoller.bodyBound(Duration.ofSeconds(30), 256L << 20)).isEqualTo(Duration.ofSeconds(1024));
     }
 }

@@ -38,7 +38,9 @@ class SearchQueryTest {
         "limit=10000 | - | - | 10000",
         // a lowercase 't' as the parse takes it, with an offset too; a year's '+' sent unencoded (a space)
         "starts_at=2021-02-01t10:00:00%2B01:00&ends_at=2021-02-01t10:00:00Z | 2021-02-01T10:00 | 2021-02-01T11:00 | 1000",
-        "starts_at=%2010000-01-01T00:00:00&ends_at=%2010001-01-01T00:00:00z | +10000-01-01T00:00 | +10001-01-01T01:00 | 1000"})
+        "starts_at=%2010000-01-01T00:00:00&ends_at=%2010001-01-01T00:00:00z | +10000-01-01T00:00 | +10001-01-01T01:00 | 1000",
+        // a space around a four-digit year's value is only a space, as before
+        "starts_at=%202021-02-01T00:00:00&ends_at=2021-02-02T00:00:00%20 | 2021-02-01T00:00 | 2021-02-02T00:00 | 1000"})
     void theNextLinkReadsBackAsTheSameQueryWithTheCursor(String query, String from, String to, int limit) {
         SearchQuery q = SearchQuery.parse(params("/search?" + query), MADRID);
         assertThat(q.from()).isEqualTo(from == null ? null : LocalDateTime.parse(from));
