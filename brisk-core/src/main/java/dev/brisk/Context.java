@@ -555,9 +555,9 @@ public interface Context {
     }
 
     /**
-     * A {@code 302 Found} redirect to {@code location}.
+     * A {@code 302 Found} redirect to {@code location}, encoded as {@link #redirect(String, int)} says.
      *
-     * @param location the {@code Location} header's value
+     * @param location the target, absolute or relative
      * @return this context
      */
     default Context redirect(String location) {
@@ -565,11 +565,16 @@ public interface Context {
     }
 
     /**
-     * A redirect to {@code location}.
+     * A redirect to {@code location}. What a URI may not hold is percent-encoded as UTF-8 (non-ASCII
+     * characters, spaces, {@code " < > \ ^ ` { | }}, a {@code %} that starts no escape), so
+     * {@code redirect("/search?q=café")} sends {@code Location: /search?q=caf%C3%A9}; escapes and the
+     * URI's delimiters are kept, so a valid URI is sent unchanged.
      *
-     * @param location the {@code Location} header's value
+     * @param location the target, absolute or relative
      * @param status 301, 302, 303, 307 or 308
      * @return this context
+     * @throws IllegalArgumentException for another status, or a location with a control character (CR,
+     *     LF, ...) or an unpaired surrogate
      */
     Context redirect(String location, int status);
 

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +66,8 @@ class ResponseContextTest {
             cfg.get("/stream-replaced", ctx -> ctx.stream(new ByteArrayInputStream(new byte[] {1})).text("text wins"));
 
             cfg.get("/redirect", ctx -> ctx.redirect("/target"));
+            cfg.get("/redirect-text", ctx -> ctx.redirect("/landing?q=café crème&sign=100%"));
+            cfg.get("/landing", ctx -> ctx.text("q=" + ctx.queryParam("q") + " sign=" + ctx.queryParam("sign")));
             cfg.get("/redirect/{status}", ctx -> ctx.redirect("https://example.com/x?y=1",
                     Integer.parseInt(ctx.pathParam("status"))));
 
@@ -335,6 +338,22 @@ class ResponseContextTest {
         assertThat(r.statusCode()).isEqualTo(302);
         assertThat(r.headers().firstValue("Location")).hasValue("/target");
         assertThat(r.body()).isEmpty();
+    }
+
+    @Test
+    void aRedirectToTextIsPercentEncodedAndAClientFollowsIt() {
+        HttpResponse<String> r = server.get("/redirect-text");
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(r.headers().firstValue("Location")).hasValue("/landing?q=caf%C3%A9%20cr%C3%A8me&sign=100%25");
+        HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+        HttpResponse<String> landed;
+        try {
+            landed = following.send(server.request("/redirect-text").build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(landed.statusCode()).isEqualTo(200);
+        assertThat(landed.body()).isEqualTo("q=café crème sign=100%");
     }
 
     @ParameterizedTest

@@ -297,7 +297,7 @@ abstract class ResponseState extends RequestHeadState implements Context {
         if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) {
             throw new IllegalArgumentException("not a redirect status: " + status);
         }
-        header("Location", location);
+        header("Location", RedirectLocation.of(location));
         status(status);
         return body(TEXT, NO_BODY);
     }
