@@ -180,7 +180,8 @@ public interface ServerMetrics {
 
     /**
      * Bytes of WebSocket messages the server holds now, all sessions together: being received, waiting
-     * for a handler, or waiting for a socket; bounded by {@code ws-memory} (a gauge).
+     * for a handler, or waiting for a socket, and the sessions' compression contexts (48 KiB per
+     * decompressor, 272 KiB per kept compressor); bounded by {@code ws-memory} (a gauge).
      *
      * @return the bytes held now
      */

@@ -42,7 +42,7 @@ import java.time.Duration;
  * <tr><td>ws-outbound-limit</td><td>1 MiB</td><td>bytes of sent messages one WebSocket session may hold
  *     before its socket takes them; beyond, the session is closed (1008)</td></tr>
  * <tr><td>ws-memory</td><td>256 MiB</td><td>bytes of WebSocket messages all sessions together may hold
- *     (received, waiting for a handler, or to be written)</td></tr>
+ *     (received, waiting for a handler, or to be written), and their compression contexts</td></tr>
  * <tr><td>ws-compression</td><td>true</td><td>agree to permessage-deflate when a client offers it</td></tr>
  * <tr><td>ws-compression-context-takeover</td><td>false</td><td>each session keeps its compressor's window
  *     (about 256 KiB native memory each) instead of compressing each message alone</td></tr>

@@ -18,7 +18,9 @@ import java.time.Duration;
  *     a send beyond it closes the session with 1008, counted ({@code ws-outbound-limit}, default 1 MiB)
  * @param memory the most bytes of messages all sessions together may hold: being received, waiting for
  *     their handler, or waiting for the socket; a session whose message would pass it is closed (1008
- *     sending, 1013 receiving) ({@code ws-memory}, default 256 MiB)
+ *     sending, 1013 receiving) ({@code ws-memory}, default 256 MiB). Compression contexts are counted
+ *     too (48 KiB per session's decompressor, 272 KiB per kept compressor), and compression is agreed
+ *     only while they would leave half of it free
  * @param compression whether permessage-deflate is agreed when a client offers it
  *     ({@code ws-compression}, default true)
  * @param compressionContextTakeover whether each session keeps its compressor's window across messages

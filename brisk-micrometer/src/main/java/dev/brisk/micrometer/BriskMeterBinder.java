@@ -163,7 +163,7 @@ public final class BriskMeterBinder implements MeterBinder {
                 m -> m.webSocketSessionsActive());
         counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
                 ServerMetrics::webSocketMessagesIn, Tags.of("direction", "in"));
-        gauge(registry, "brisk.websocket.buffered.bytes", "bytes of WebSocket messages held now (ws-memory bounds them)",
+        gauge(registry, "brisk.websocket.buffered.bytes", "bytes of WebSocket messages and compression contexts held now (ws-memory bounds them)",
                 m -> m.webSocketBufferedBytes());
         counter(registry, "brisk.websocket.messages", "WebSocket messages, whole",
                 ServerMetrics::webSocketMessagesOut, Tags.of("direction", "out"));

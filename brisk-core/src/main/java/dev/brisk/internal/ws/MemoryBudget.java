@@ -28,6 +28,14 @@ final class MemoryBudget {
         return true;
     }
 
+    /**
+     * Whether {@code n} more bytes would leave at least half of the limit free: a soft check for what
+     * is nice to have (a session's compression), so that it never crowds out the messages themselves.
+     */
+    boolean roomWithHalfFree(long n) {
+        return used.get() + n <= max / 2;
+    }
+
     /** Reserves {@code n} bytes even past the limit: a session's last frame, which is never refused. */
     void force(long n) {
         used.addAndGet(n);

@@ -6,8 +6,9 @@ import java.util.zip.Deflater;
 /**
  * Compresses one session's outgoing messages for permessage-deflate (RFC 7692 section 7.2.1): deflate
  * with a sync flush, the flush's closing {@code 00 00 FF FF} cut off. With context takeover the session
- * keeps its compressor, whose window spans messages (better for many small, similar ones); without it,
- * each message is compressed alone by a pooled compressor. A message below {@link #MIN_SIZE}, one
+ * keeps its compressor, whose window spans messages (better for many small, similar ones), counted in
+ * {@code ws-memory} while it is kept; without it, or while {@code ws-memory} cannot take it, each message
+ * is compressed alone by a pooled compressor. A message below {@link #MIN_SIZE}, one
  * beyond a window narrower than 15 bits, or one that would not shrink goes uncompressed: null.
  *
  * <p>Threads: {@link #compress} is called under the session's send lock, so one at a time and in the
@@ -18,13 +19,22 @@ final class MessageDeflater {
     /** Smaller messages are not worth a compressor's time (and rarely shrink). */
     static final int MIN_SIZE = 32;
 
+    /**
+     * What a session's own compressor is counted as in {@code ws-memory}: zlib's deflate state at the
+     * default level, a 32 KiB window and its hash and pending buffers (about 256 KiB of native memory),
+     * rounded up.
+     */
+    static final int CONTEXT_BYTES = 272 << 10;
+
     private final DeflaterPool pool;
+    private final MemoryBudget budget;
     private final boolean contextTakeover;
     private final int windowLimit;
     private Deflater own;
 
-    MessageDeflater(DeflateOffer offer, DeflaterPool pool) {
+    MessageDeflater(DeflateOffer offer, DeflaterPool pool, MemoryBudget budget) {
         this.pool = pool;
+        this.budget = budget;
         this.contextTakeover = !offer.serverNoContext() && offer.serverWindowBits() == 15;
         this.windowLimit = offer.serverWindowBits() == 15 ? Integer.MAX_VALUE : 1 << offer.serverWindowBits();
     }
@@ -34,15 +44,8 @@ final class MessageDeflater {
         if (len < MIN_SIZE || (!contextTakeover && len > windowLimit)) {
             return null;
         }
-        Deflater d;
-        if (contextTakeover) {
-            if (own == null) {
-                own = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
-            }
-            d = own;
-        } else {
-            d = pool.take();
-        }
+        boolean kept = contextTakeover && (own != null || keepOne());
+        Deflater d = kept ? own : pool.take();
         try {
             d.setInput(data, off, len);
             byte[] out = new byte[Math.max(64, len / 2 + 64)];
@@ -55,21 +58,35 @@ final class MessageDeflater {
                 out = Arrays.copyOf(out, out.length * 2);
             }
             int size = n - 4; // the sync flush ends with 00 00 FF FF, which the receiver adds back
-            if (!contextTakeover && size >= len) {
-                return null; // no gain; with context takeover the window needs the message all the same
+            if (!kept && size >= len) {
+                return null; // no gain; with a kept compressor the window needs the message all the same
             }
             return Arrays.copyOf(out, size);
         } finally {
-            if (!contextTakeover) {
+            if (!kept) {
                 pool.give(d);
             }
         }
+    }
+
+    /**
+     * Makes the session's own compressor if {@code ws-memory} can take it ({@link #CONTEXT_BYTES});
+     * else the message is compressed alone by a pooled one, which the client reads all the same (its
+     * window simply goes unused), and the next message tries again.
+     */
+    private boolean keepOne() {
+        if (!budget.reserve(CONTEXT_BYTES)) {
+            return false;
+        }
+        own = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        return true;
     }
 
     void end() {
         if (own != null) {
             own.end();
             own = null;
+            budget.release(CONTEXT_BYTES);
         }
     }
 }

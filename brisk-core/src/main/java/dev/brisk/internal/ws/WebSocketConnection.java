@@ -89,8 +89,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         this.handlers = handlers;
         dev.brisk.WebSocketOptions o = ws.options();
         this.inbound = new Inbound(new FrameParser(o.maxFrameSize(), deflate != null),
-                deflate == null ? null : new MessageInflater(deflate), o.maxMessageSize(), ws.budget(), this);
-        this.sender = new Sender(wire, this, ws, deflate == null ? null : new MessageDeflater(deflate, ws.deflaters()));
+                deflate == null ? null : new MessageInflater(deflate, ws.budget()), o.maxMessageSize(), ws.budget(), this);
+        this.sender = new Sender(wire, this, ws, deflate == null ? null : new MessageDeflater(deflate, ws.deflaters(), ws.budget()));
         this.closeNanos = o.closeTimeout().toNanos();
         this.heartbeat = new Heartbeat(o.idleTimeout().toNanos(), o.pingInterval().toNanos(), wire.clock());
     }

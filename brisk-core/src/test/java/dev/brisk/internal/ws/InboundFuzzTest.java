@@ -119,7 +119,7 @@ class InboundFuzzTest {
                 return true;
             }
         };
-        MessageInflater inflater = deflateMode == 0 ? null : new MessageInflater(new DeflateOffer(false, deflateMode == 2, 15, ""));
+        MessageInflater inflater = deflateMode == 0 ? null : new MessageInflater(new DeflateOffer(false, deflateMode == 2, 15, ""), budget);
         Inbound inbound = new Inbound(new FrameParser(maxFrame, deflateMode != 0), inflater, maxMessage, budget, listener);
         ByteBuffer buf = ByteBuffer.allocate(bytes.length + 16);
         int from = 0;
