@@ -141,7 +141,7 @@ public final class StaticFiles {
      */
     public StaticFiles cacheControl(String value) {
         if (value != null) {
-            dev.brisk.internal.http.HeaderRules.checkValue(value);
+            value = dev.brisk.internal.http.HeaderRules.value(value);
         }
         return new StaticFiles(directory, loader, resourceRoot, value, indexFiles, hiddenFiles, followSymlinks,
                 precompressed, contentTypes, maxRanges);
@@ -226,9 +226,8 @@ public final class StaticFiles {
         if (extension == null || extension.isEmpty() || extension.startsWith(".")) {
             throw new IllegalArgumentException("an extension without the dot: " + extension);
         }
-        dev.brisk.internal.http.HeaderRules.checkValue(type);
         Map<String, String> m = new LinkedHashMap<>(contentTypes);
-        m.put(extension.toLowerCase(Locale.ROOT), type);
+        m.put(extension.toLowerCase(Locale.ROOT), dev.brisk.internal.http.HeaderRules.value(type));
         return new StaticFiles(directory, loader, resourceRoot, cacheControl, indexFiles, hiddenFiles,
                 followSymlinks, precompressed, Map.copyOf(m), maxRanges);
     }

@@ -24,9 +24,8 @@ public final class StaticResponse {
         if ((status == 204 || status == 304) && body.length > 0) {
             throw new IllegalArgumentException(status + " responses have no body");
         }
-        HeaderRules.checkValue(contentType);
         this.status = status;
-        this.contentType = contentType;
+        this.contentType = HeaderRules.value(contentType);
         this.body = body.clone();
         this.headers = List.copyOf(headers);
     }
@@ -70,10 +69,9 @@ public final class StaticResponse {
      */
     public StaticResponse withHeader(String name, String value) {
         HeaderRules.checkName(name);
-        HeaderRules.checkValue(value);
         List<String> h = new ArrayList<>(headers);
         h.add(name);
-        h.add(value);
+        h.add(HeaderRules.value(value));
         return new StaticResponse(status, contentType, body, h);
     }
 

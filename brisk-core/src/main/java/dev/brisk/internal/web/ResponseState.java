@@ -204,7 +204,7 @@ abstract class ResponseState extends RequestHeadState implements Context {
 
     private Context putHeader(String name, String value, boolean replace) {
         HeaderRules.checkName(name);
-        HeaderRules.checkValue(value);
+        value = HeaderRules.value(value);
         if (name.equalsIgnoreCase("Content-Type")) {
             contentType = value; // one slot: a response has one content type
             return this;
@@ -242,10 +242,7 @@ abstract class ResponseState extends RequestHeadState implements Context {
 
     @Override
     public Context contentType(String contentType) {
-        if (contentType != null) {
-            HeaderRules.checkValue(contentType);
-        }
-        this.contentType = contentType;
+        this.contentType = contentType == null ? null : HeaderRules.value(contentType);
         return this;
     }
 
