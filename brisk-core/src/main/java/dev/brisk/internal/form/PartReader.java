@@ -83,6 +83,7 @@ final class PartReader {
                 throw malformed("a boundary delimiter is followed by '-' and not '--'");
             }
             state = State.DONE;
+            closeDelimiterLine();
             drainEpilogue();
             return null;
         }
@@ -201,6 +202,27 @@ final class PartReader {
             throw malformed("the body ends before the closing boundary delimiter");
         }
         return buf[pos++] & 0xff;
+    }
+
+    /**
+     * The rest of the close delimiter's line (RFC 2046 5.1.1): padding, then the body's end or a CRLF
+     * before the epilogue. Anything else would make the rest of the body vanish unread as "epilogue".
+     */
+    private void closeDelimiterLine() {
+        int c;
+        do {
+            if (pos == lim && !fill()) {
+                return; // the body ends with the close delimiter
+            }
+            c = buf[pos++] & 0xff;
+        } while (c == ' ' || c == '\t');
+        if (c != '\r' || readByteOrEnd() != '\n') {
+            throw malformed("the closing boundary delimiter is followed by more than padding on its line");
+        }
+    }
+
+    private int readByteOrEnd() {
+        return pos == lim && !fill() ? -1 : buf[pos++] & 0xff;
     }
 
     /** What follows the closing delimiter is not the form's: read and dropped, within {@code form-max-size}. */

@@ -175,7 +175,16 @@ class PartReaderFuzzTest {
         int p = d + delim.length;
         while (true) {
             if (p < data.length && data[p] == '-') {
-                ref.outcome = p + 1 < data.length && data[p + 1] == '-' ? null : "'-' after a delimiter";
+                if (p + 1 >= data.length || data[p + 1] != '-') {
+                    ref.outcome = "'-' after a delimiter";
+                    return ref;
+                }
+                p += 2; // the close delimiter: padding, then the end or a CRLF before the epilogue
+                while (p < data.length && (data[p] == ' ' || data[p] == '\t')) {
+                    p++;
+                }
+                ref.outcome = p == data.length || (p + 1 < data.length && data[p] == '\r' && data[p + 1] == '\n')
+                        ? null : "more than padding after the close delimiter";
                 return ref;
             }
             while (p < data.length && (data[p] == ' ' || data[p] == '\t')) {

@@ -85,6 +85,14 @@ class PartReaderTest {
     }
 
     @Test
+    void theCloseDelimiterMayEndTheBodyOrHavePaddingAndAnEpilogueAfterIt() {
+        String one = "--" + B + "\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--" + B + "--";
+        for (String tail : new String[] {"", " \t ", "\r\n", " \r\nanything, --" + B + " even this"}) {
+            assertThat(parts(bytes(one + tail))).as("tail %s", tail).containsExactly("a|null|null|1");
+        }
+    }
+
+    @Test
     void everyReadSizeFindsTheSameParts() {
         byte[] body = bytes(form());
         List<String> whole = parts(body);
@@ -142,6 +150,11 @@ class PartReaderTest {
         refused(FIELD + "\r\n--" + B, 400, "ends before the closing boundary delimiter");
         refused(FIELD + "\r\n--" + B + "-x", 400, "followed by '-' and not '--'");
         refused(FIELD + "\r\n--" + B + "x\r\n", 400, "more than padding");
+        // after the close delimiter too: what follows would be dropped unread as its epilogue
+        refused(FIELD + "\r\n--" + B + "--x\r\n--" + B + "\r\nContent-Disposition: form-data; name=b\r\n\r\n2\r\n--"
+                + B + "--", 400, "closing boundary delimiter is followed by more than padding");
+        refused(FIELD + "\r\n--" + B + "-- \t\rx", 400, "closing boundary delimiter is followed by more than padding");
+        refused(FIELD + "\r\n--" + B + "--\r", 400, "closing boundary delimiter is followed by more than padding");
         refused("--" + B + "\r\nContent-Disposition: form-data; name=a\n\r\nx\r\n--" + B + "--", 400, "bare LF");
         refused("--" + B + "\r\nContent-Disposition: form-data; name=a\rx\r\n\r\n\r\n--" + B + "--", 400, "not followed by LF");
         refused("--" + B + "\r\nNo colon here\r\n\r\nx\r\n--" + B + "--", 400, "not a token");
@@ -204,7 +217,7 @@ class PartReaderTest {
                 + B + "--", small, 413, "Part headers are larger than 100 bytes");
         refused("x".repeat(401) + ok, small, 413, "larger than 400 bytes");
         // the epilogue counts too
-        refused(ok + "x".repeat(400), small, 413, "larger than 400 bytes");
+        refused(ok + "\r\n" + "x".repeat(400), small, 413, "larger than 400 bytes");
     }
 
     @Test
