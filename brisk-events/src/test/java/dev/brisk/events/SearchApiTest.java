@@ -186,6 +186,20 @@ class SearchApiTest {
     }
 
     @Test
+    void aPathThatDoesNotDecodeIsA400InTheErrorShape() {
+        // it was a 500 in plain text: the 404 answer's message decoded the path and failed
+        for (String path : new String[] {"/sea%ZZrch", "/search%", "/%FF", "/%C0%AF?limit=1"}) {
+            try (RawConnection c = RawConnection.open("127.0.0.1", service.port())) {
+                RawConnection.Response r = c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+                assertThat(r.status()).as(path).isEqualTo(400);
+                assertThat(r.header("Content-Type")).as(path).startsWith("application/json");
+                assertThat(r.body()).as(path).startsWith("{\"error\":{\"code\":\"bad_request\",\"message\":\"Malformed ")
+                        .endsWith("\"},\"data\":null}");
+            }
+        }
+    }
+
+    @Test
     void theRootListsTheRoutes() throws Exception {
         HttpResponse<String> r = get("/");
         assertThat(r.statusCode()).isEqualTo(200);

@@ -12,11 +12,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * path has a {@code .} or {@code ..} segment (a dot written as {@code %2E}, segments split at {@code /} or
  * {@code %2F}, and a backslash as {@code %5C} too) or an encoded NUL reaches no route; it is a {@code 400} saying why. Browsers and curl
  * resolve dot segments before sending, so only a raw client sends one (curl {@code --path-as-is}, this
- * test's socket). Names with dots in them are still names.
+ * test's socket). Names with dots in them are still names. A path that does not decode (a malformed
+ * escape, escapes that are not UTF-8) is a {@code 400} too, before any route or error handler sees it.
  */
 class PathSafetyTest {
     private static final String DOTS = "400 | Dot segments ('.' or '..') are not allowed in a path";
     private static final String NUL = "400 | An encoded NUL (%00) is not allowed in a path";
+    private static final String ESCAPE = "400 | Malformed percent-encoding";
+    private static final String UTF8 = "400 | Malformed UTF-8 in path";
 
     private static BriskTestServer start() {
         return BriskTestServer.start(cfg -> {
@@ -50,6 +53,16 @@ class PathSafetyTest {
         "/w/a.%2e.b              | 200 | rest=a...b",
         "/p/..a/x                | 200 | name=..a",
         "/w/%252e%252e           | 200 | rest=%2e%2e",
+        // a path that does not decode, whether a route would match it or not (an error handler would meet it)
+        "/nowhere%ZZ             | " + ESCAPE,
+        "/hello%                 | " + ESCAPE,
+        "/w/a%2                  | " + ESCAPE,
+        "/w/%g0                  | " + ESCAPE,
+        "/%FF                    | " + UTF8,
+        "/w/%C0%AF               | " + UTF8,
+        "/w/%E2%82               | " + UTF8,
+        "/w/caf%C3%A9/%E2%82%AC  | 200 | rest=café/€",
+        "/w/%7e%41               | 200 | rest=~A",
     })
     void dotSegmentsAndNulsAreRefusedBeforeAnyRoute(String path, int status, String body) {
         try (BriskTestServer t = start(); RawConnection c = t.raw()) {

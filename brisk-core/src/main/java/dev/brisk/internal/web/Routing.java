@@ -47,6 +47,8 @@ final class Routing {
     private final Handler notImplemented;
     private final Handler dotSegment;
     private final Handler nulInPath;
+    private final Handler malformedEscape;
+    private final Handler malformedUtf8;
     private final Handler anyPathOptions;
     private final Map<String, Refusal> refusals; // by Allow value: paths with the same methods share them
     private final Map<CompiledRoute, Handler> preflights; // by identity: the routes with middleware of their own
@@ -65,6 +67,8 @@ final class Routing {
         this.notImplemented = chains.notImplemented();
         this.dotSegment = chains.badRequest("Dot segments ('.' or '..') are not allowed in a path");
         this.nulInPath = chains.badRequest("An encoded NUL (%00) is not allowed in a path");
+        this.malformedEscape = chains.badRequest("Malformed percent-encoding");
+        this.malformedUtf8 = chains.badRequest("Malformed UTF-8 in path");
         this.anyPathOptions = chains.options(ANY_PATH_ALLOW);
         Set<String> allows = router.allowValues();
         Map<String, Refusal> r = new HashMap<>();
@@ -113,8 +117,9 @@ final class Routing {
             return;
         }
         int unsafe = UriCodec.unsafePath(b, from, to);
-        if (unsafe != 0) { // a "." or ".." segment, or a NUL: 400 before any route
-            ex.routed(unsafe == UriCodec.NUL ? nulInPath : dotSegment, defaultDispatch);
+        if (unsafe != 0) { // a "." or ".." segment, a NUL, a path that does not decode: 400 before any route
+            ex.routed(unsafe == UriCodec.NUL ? nulInPath : unsafe == UriCodec.DOT_SEGMENT ? dotSegment
+                    : unsafe == UriCodec.MALFORMED_ESCAPE ? malformedEscape : malformedUtf8, defaultDispatch);
             return;
         }
         // a parameterized path's values go to an array the exchange keeps: routing allocates nothing more

@@ -19,6 +19,8 @@ public final class UriCodec {
 
     static final int DOT_SEGMENT = 1;
     static final int NUL = 2;
+    static final int MALFORMED_ESCAPE = 3;
+    static final int MALFORMED_UTF8 = 4;
 
     /**
      * A raw path {@code b[from, to)} a handler must never see: one with a {@code .} or
@@ -26,16 +28,24 @@ public final class UriCodec {
      * {@code %2F}, since a path parameter is decoded and may name a file), or an encoded NUL ({@code %00}).
      * Browsers and curl resolve dot segments before they send a path, so only a crafted request has one:
      * it is refused, as Jetty refuses ambiguous ones, rather than resolved to a path the client did not send.
-     * A backslash (raw or {@code %5C}) splits segments too, as it does on Windows.
+     * A backslash (raw or {@code %5C}) splits segments too, as it does on Windows. A path that cannot
+     * be decoded (a {@code %} not followed by two hex digits, escapes that are not UTF-8) is refused here
+     * too, so that no handler, error handler or log line meets it later as an exception.
      *
-     * @return 0 for a path a handler may see, else {@link #DOT_SEGMENT} or {@link #NUL}
+     * @return 0 for a path a handler may see, else {@link #DOT_SEGMENT}, {@link #NUL},
+     *     {@link #MALFORMED_ESCAPE} or {@link #MALFORMED_UTF8}
      */
     static int unsafePath(byte[] b, int from, int to) {
         int dots = 0;
         boolean other = false;
+        boolean high = false;
         for (int i = from; i <= to; i++) {
             int c = i < to ? b[i] : '/';
-            boolean escape = c == '%' && i + 2 < to;
+            boolean escape = c == '%' && i + 2 < to && hex(b[i + 1]) && hex(b[i + 2]);
+            if (c == '%' && !escape) {
+                return MALFORMED_ESCAPE;
+            }
+            high |= escape && b[i + 1] >= '8';
             if (c == '/' || c == '\\' || escape && (b[i + 1] == '2' && (b[i + 2] | 0x20) == 'f'
                     || b[i + 1] == '5' && (b[i + 2] | 0x20) == 'c')) {
                 if (!other && (dots == 1 || dots == 2)) {
@@ -55,7 +65,18 @@ public final class UriCodec {
                 other = true;
             }
         }
+        if (high) { // bytes past ASCII: they must decode (only such paths pay for it)
+            try {
+                decode(new String(b, from, to - from, StandardCharsets.ISO_8859_1), false);
+            } catch (HttpException.BadRequest e) {
+                return MALFORMED_UTF8;
+            }
+        }
         return 0;
+    }
+
+    private static boolean hex(byte c) {
+        return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
     }
 
     /**
