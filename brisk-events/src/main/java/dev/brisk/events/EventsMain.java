@@ -44,7 +44,7 @@ public final class EventsMain {
      * exit status: 2 for a wrong setting (an unresolvable host, a database URL no driver takes), 1 for
      * what the machine refused (a port that is taken). Anything else is rethrown: a bug, with its trace.
      */
-    static int startFailed(String who, RuntimeException e) {
+    public static int startFailed(String who, RuntimeException e) {
         if (e instanceof IllegalArgumentException) {
             System.err.println(who + ": " + e.getMessage());
             return 2;

@@ -80,6 +80,19 @@ class DemoProcessTest {
     }
 
     @Test
+    void aBadSettingStopsTheSimulatorWithOneLineAndStatus2() throws Exception {
+        // it ended in a stack trace and status 1
+        try (ChildJvm sim = new ChildJvm(dev.brisk.events.sim.SimulatorMain.class.getName(), Map.of(
+                "SIM_PORT", "0", "SIM_FAILURE_RATE", "1.5"), "-Xmx64m")) {
+            String line = sim.await(l -> l.startsWith("brisk simulator: "), 60);
+            assertThat(line).isEqualTo("brisk simulator: simulator environment: SIM_FAILURE_RATE must be between 0 and 1: 1.5");
+            assertThat(sim.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(sim.process().exitValue()).as(sim.output()).isEqualTo(2);
+            assertThat(sim.output()).as("no stack trace").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
     void aBadSettingStopsTheServiceWithItsNameAndStatus2() throws Exception {
         // the last two are found only as the service starts: a host that does not resolve, a database URL
         // no driver takes (they ended in a stack trace and status 1)

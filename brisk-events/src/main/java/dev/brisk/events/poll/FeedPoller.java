@@ -434,8 +434,18 @@ public final class FeedPoller implements AutoCloseable {
         return i < text.length() ? b + "..." : b.toString();
     }
 
-    private static String describe(IOException e) {
-        String m = e.getMessage();
+    /**
+     * The failure in a line: its type and the first message in its causes; the JDK client's
+     * {@code ConnectException} carries none at all, so that one says what it means.
+     */
+    static String describe(IOException e) {
+        String m = null;
+        for (Throwable t = e; t != null && m == null; t = t.getCause()) {
+            m = t.getMessage();
+        }
+        if (m == null && e instanceof java.net.ConnectException) {
+            m = "could not connect (refused or unreachable)";
+        }
         return e.getClass().getSimpleName() + (m != null ? ": " + m : "");
     }
 

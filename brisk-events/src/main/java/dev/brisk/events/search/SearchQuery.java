@@ -52,12 +52,50 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
      * @throws InvalidParameterException with a message naming the parameter and the expected form
      */
     public static SearchQuery parse(Map<String, List<String>> params, ZoneId zone) {
-        LocalDateTime from = bound(params, STARTS_AT, zone);
-        LocalDateTime to = bound(params, ENDS_AT, zone);
-        if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidParameterException(STARTS_AT + " (" + from + ") is after " + ENDS_AT + " (" + to + ")");
+        for (String name : params.keySet()) {
+            if (!NAMES.contains(name)) { // a misspelt bound would otherwise widen the answer unnoticed
+                throw new InvalidParameterException("unknown parameter '" + printable(name) + "'; " + PATH
+                        + " takes " + STARTS_AT + ", " + ENDS_AT + ", " + LIMIT + " and " + CURSOR);
+            }
         }
-        return new SearchQuery(from, to, limit(params), cursor(params));
+        Bound from = bound(params, STARTS_AT, zone);
+        Bound to = bound(params, ENDS_AT, zone);
+        LocalDateTime fromLocal = from == null ? null : from.local();
+        LocalDateTime toLocal = to == null ? null : to.local();
+        if (from != null && to != null) {
+            boolean reversed = from.instant() != null && to.instant() != null
+                    ? from.instant().isAfter(to.instant()) : fromLocal.isAfter(toLocal);
+            if (reversed) {
+                throw new InvalidParameterException(STARTS_AT + " '" + from.sent() + "' is after " + ENDS_AT + " '"
+                        + to.sent() + "'");
+            }
+            if (from.instant() != null && to.instant() != null) {
+                // the hour summer time ends in is lived twice, and the feed's wall times cannot tell its two
+                // passes apart: a window that spans the turn takes the wall times of both passes
+                var rules = zone.getRules();
+                var fromHour = rules.getTransition(fromLocal);
+                if (fromHour != null && fromHour.isOverlap() && from.instant().isBefore(fromHour.getInstant())
+                        && !to.instant().isBefore(fromHour.getInstant())) {
+                    fromLocal = fromHour.getDateTimeAfter(); // from in the first pass: the second pass begins earlier
+                }
+                var toHour = rules.getTransition(toLocal);
+                if (toHour != null && toHour.isOverlap() && !to.instant().isBefore(toHour.getInstant())
+                        && from.instant().isBefore(toHour.getInstant())) {
+                    toLocal = toHour.getDateTimeBefore(); // to in the second pass: the first pass ended later
+                }
+            }
+        }
+        return new SearchQuery(fromLocal, toLocal, limit(params), cursor(params));
+    }
+
+    /** The names {@link #parse} takes. */
+    private static final java.util.Set<String> NAMES = java.util.Set.of(STARTS_AT, ENDS_AT, LIMIT, CURSOR);
+
+    /**
+     * One end of the window: its wall time in the events' zone, its instant when it was sent with an
+     * offset (else null), and what was sent, for messages.
+     */
+    private record Bound(LocalDateTime local, java.time.Instant instant, String sent) {
     }
 
     /**
@@ -98,6 +136,9 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
             if (significant < 0 && c != '0') {
                 significant = i;
             }
+        }
+        if (!digits && v.length() > 1 && v.charAt(0) == '-' && v.substring(1).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new InvalidParameterException(LIMIT + " " + printable(v) + " is below 1" + expected);
         }
         if (!digits) {
             throw new InvalidParameterException(LIMIT + " '" + printable(v) + "' is not a whole number" + expected);
@@ -152,7 +193,7 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
         return v.length() > 40 ? b.append("...").toString() : b.toString();
     }
 
-    private static LocalDateTime bound(Map<String, List<String>> params, String name, ZoneId zone) {
+    private static Bound bound(Map<String, List<String>> params, String name, ZoneId zone) {
         List<String> values = params.get(name);
         if (single(params, name) == null) {
             return null;
@@ -170,17 +211,19 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
         if (v.length() > 64) {
             throw new InvalidParameterException(name + " is too long; expected an ISO-8601 date-time such as 2021-02-01T00:00:00Z");
         }
+        String shown = printable(sent.strip()); // what the client sent, not the '+' put back for its spaces
         try {
             if (hasOffset(v)) {
-                return OffsetDateTime.parse(v).atZoneSameInstant(zone).toLocalDateTime();
+                OffsetDateTime t = OffsetDateTime.parse(v);
+                return new Bound(t.atZoneSameInstant(zone).toLocalDateTime(), t.toInstant(), shown);
             }
-            return LocalDateTime.parse(v);
+            return new Bound(LocalDateTime.parse(v), null, shown);
         } catch (DateTimeParseException e) {
-            throw new InvalidParameterException(name + " '" + v
+            throw new InvalidParameterException(name + " '" + shown
                     + "' is not an ISO-8601 date-time; expected e.g. 2021-02-01T00:00:00Z or 2021-02-01T00:00:00");
         } catch (DateTimeException e) {
             // parsed, but out of range once moved to the events' zone (a year near +/-999999999)
-            throw new InvalidParameterException(name + " '" + v + "' is out of the supported range of date-times");
+            throw new InvalidParameterException(name + " '" + shown + "' is out of the supported range of date-times");
         }
     }
 

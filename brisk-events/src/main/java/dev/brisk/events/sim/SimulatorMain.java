@@ -13,8 +13,16 @@ public final class SimulatorMain {
 
     public static void main(String[] args) throws InterruptedException {
         ConsoleLogs.oneLine();
-        SimulatorOptions o = SimulatorOptions.fromEnvironment();
-        ProviderSimulator sim = ProviderSimulator.start(o).closeOnShutdown();
+        SimulatorOptions o;
+        ProviderSimulator sim;
+        try {
+            o = SimulatorOptions.fromEnvironment();
+            sim = ProviderSimulator.start(o).closeOnShutdown();
+        } catch (RuntimeException e) {
+            // a bad SIM_* value: one line and 2, as ./brisk events and ./brisk demo say it
+            System.exit(dev.brisk.events.EventsMain.startFailed("brisk simulator", e));
+            return;
+        }
         System.out.println("Provider simulator: " + sim.feedUrl());
         System.out.println("  dialect " + o.dialect() + ", " + o.events() + " events x " + o.zones() + " zones, seed "
                 + o.seed() + ", churn " + (o.churnInterval().isZero() ? "manual" : "every " + o.churnInterval()));

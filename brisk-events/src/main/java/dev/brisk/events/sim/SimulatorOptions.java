@@ -129,7 +129,13 @@ public record SimulatorOptions(
         try {
             return b.build();
         } catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("simulator environment: " + ex.getMessage(), ex);
+            // the check names the field (failureRate); the user set the variable (SIM_FAILURE_RATE)
+            String m = ex.getMessage();
+            int space = m.indexOf(' ');
+            String field = space < 0 ? "" : m.substring(0, space);
+            String variable = "SIM_" + field.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(java.util.Locale.ROOT);
+            throw new IllegalArgumentException("simulator environment: "
+                    + (m.startsWith(field + " must ") && env.containsKey(variable) ? variable + m.substring(space) : m), ex);
         }
     }
 

@@ -40,7 +40,17 @@ class SearchQueryTest {
         "starts_at=2021-02-01t10:00:00%2B01:00&ends_at=2021-02-01t10:00:00Z | 2021-02-01T10:00 | 2021-02-01T11:00 | 1000",
         "starts_at=%2010000-01-01T00:00:00&ends_at=%2010001-01-01T00:00:00z | +10000-01-01T00:00 | +10001-01-01T01:00 | 1000",
         // a space around a four-digit year's value is only a space, as before
-        "starts_at=%202021-02-01T00:00:00&ends_at=2021-02-02T00:00:00%20 | 2021-02-01T00:00 | 2021-02-02T00:00 | 1000"})
+        "starts_at=%202021-02-01T00:00:00&ends_at=2021-02-02T00:00:00%20 | 2021-02-01T00:00 | 2021-02-02T00:00 | 1000",
+        // instants in order in the fall-back hour (Madrid, 2021-10-31: 02:00-03:00 twice): 02:45 CEST, then
+        // 02:15 CET; wall times cannot tell the two passes apart, so the whole hour is taken
+        "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T02:00 | 2021-10-31T03:00 | 1000",
+        "starts_at=2021-10-31T02:45:00%2B02:00&ends_at=2021-10-31T02:15:00%2B01:00 | 2021-10-31T02:00 | 2021-10-31T03:00 | 1000",
+        // one end outside the hour: the other end's pass is widened to the hour's edge
+        "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T02:30:00Z | 2021-10-31T02:00 | 2021-10-31T03:30 | 1000",
+        "starts_at=2021-10-30T23:30:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T01:30 | 2021-10-31T03:00 | 1000",
+        // both ends in one pass: nothing to widen
+        "starts_at=2021-10-31T00:10:00Z&ends_at=2021-10-31T00:40:00Z | 2021-10-31T02:10 | 2021-10-31T02:40 | 1000",
+        "starts_at=2021-10-31T01:10:00Z&ends_at=2021-10-31T01:40:00Z | 2021-10-31T02:10 | 2021-10-31T02:40 | 1000"})
     void theNextLinkReadsBackAsTheSameQueryWithTheCursor(String query, String from, String to, int limit) {
         SearchQuery q = SearchQuery.parse(params("/search?" + query), MADRID);
         assertThat(q.from()).isEqualTo(from == null ? null : LocalDateTime.parse(from));

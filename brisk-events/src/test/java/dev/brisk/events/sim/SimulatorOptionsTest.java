@@ -70,7 +70,9 @@ class SimulatorOptionsTest {
         assertThatThrownBy(() -> SimulatorOptions.fromEnvironment(Map.of("SIM_DIALECT", "C")))
                 .hasMessageContaining("SIM_DIALECT");
         assertThatThrownBy(() -> SimulatorOptions.fromEnvironment(Map.of("SIM_FAILURE_RATE", "1.5")))
-                .hasMessageContaining("failureRate");
+                .hasMessage("simulator environment: SIM_FAILURE_RATE must be between 0 and 1: 1.5");
+        assertThatThrownBy(() -> SimulatorOptions.fromEnvironment(Map.of("SIM_BAD_RECORD_RATE", "-0.1")))
+                .hasMessage("simulator environment: SIM_BAD_RECORD_RATE must be between 0 and 1: -0.1");
         assertThatThrownBy(() -> SimulatorOptions.fromEnvironment(Map.of("SIM_DOWN_EVERY", "PT1M")))
                 .hasMessageContaining("downEvery and downFor");
     }
