@@ -124,7 +124,9 @@ public final class Cors implements Middleware {
                 if (!anyOrigin) {
                     addVaryOrigin(ctx);
                 }
-                String refusal = allowed(ctx, origin) ? refusal(ctx) : "origin " + quote(origin) + " is not allowed";
+                String refusal = allowed(ctx, origin) ? refusal(ctx)
+                        : ctx.headers("Origin").size() > 1 ? "the request has more than one Origin field"
+                        : "origin " + quote(origin) + " is not allowed";
                 if (refusal != null) {
                     ctx.status(403).text("CORS preflight refused: " + refusal);
                 } else {

@@ -18,7 +18,9 @@ public interface Part {
 
     /**
      * The file name the client sent, which marks a file part: the {@code filename} parameter, or an RFC
-     * 8187 {@code filename*} (UTF-8 or ISO-8859-1, percent-decoded), which wins when both are sent.
+     * 8187 {@code filename*} (UTF-8 or ISO-8859-1, percent-decoded), which wins when both are sent. It is
+     * the client's text as sent and may hold {@code /}, {@code \} or {@code ..}: show it, never make a
+     * file path of it (RFC 7578 section 4.2).
      *
      * @return the file name, empty when a file input was left empty; null for a plain field
      */

@@ -237,6 +237,9 @@ class CorsWireTest {
             assertThat(exchange(t, "OPTIONS /things HTTP/1.1", "Origin: https://evil.org",
                     "Access-Control-Request-Method: POST"))
                     .isEqualTo(refused("origin \"https://evil.org\" is not allowed"));
+            assertThat(exchange(t, "OPTIONS /things HTTP/1.1", "Origin: https://example.com", "Origin: https://example.com",
+                    "Access-Control-Request-Method: POST"))
+                    .as("an allowed origin, twice").isEqualTo(refused("the request has more than one Origin field"));
         }
     }
 

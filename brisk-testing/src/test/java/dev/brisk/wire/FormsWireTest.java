@@ -358,6 +358,10 @@ class FormsWireTest {
                 RawConnection.Response none = c.read();
                 assertThat(none.status()).isEqualTo(415);
                 assertThat(none.body()).contains("without Content-Type");
+                c.send("POST /fields HTTP/1.1\r\nHost: x\r\nContent-Type: \r\nContent-Length: 3\r\n\r\na=1");
+                RawConnection.Response empty = c.read();
+                assertThat(empty.status()).isEqualTo(415);
+                assertThat(empty.body()).contains("or multipart/form-data, not an empty Content-Type");
                 c.send(head("/stream", "text/plain", 1) + "x");
                 assertThat(c.read().status()).as("multipart() on a text body").isEqualTo(415);
             }

@@ -188,7 +188,7 @@ public final class RequestForm {
 
     private static HttpException notAForm(String ct, String wanted) {
         return new HttpException.UnsupportedMediaType("Request body must be " + wanted + ", not "
-                + (ct == null ? "a body without Content-Type" : ct));
+                + (ct == null ? "a body without Content-Type" : ct.isBlank() ? "an empty Content-Type" : ct));
     }
 
     /** Stored parts as a {@link Multipart}: what {@link #multipart} gives once {@link #parts} has read them. */
