@@ -138,13 +138,17 @@ public final class BodyWriter implements BodySink {
     /**
      * The whole body, handed over to the caller (it holds it once: release it when done).
      *
-     * @throws HttpParseException not thrown since a spooled body's file stays open to be read (closing it
-     *     could fail); still declared, so that the three callers keep their one failure path
+     * @throws HttpParseException 500 when its file cannot be closed
      */
     public RequestBody finish() throws HttpParseException {
         RequestBody b;
         if (spooled != null) {
-            spooled.finish();
+            try {
+                spooled.finish();
+            } catch (IOException e) {
+                abort();
+                throw ioFailure(e);
+            }
             b = spooled;
         } else {
             b = held;

@@ -11,16 +11,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A buffered request body in a temporary file (readable by its owner only), its size counted against
  * the spool disk budget: a declared length reserves it all before the body is read, a chunked body in
- * steps of 1 MiB as it grows. The file is opened once, for writing and reading, with
- * {@code DELETE_ON_CLOSE}, which on Linux and macOS removes its name at once: no spooled body outlives
- * the process, however it ends (a crash, {@code kill -9}, an app that never closes its server), and
- * the space goes back when the last holder lets go and the channel closes. Every read goes through that
- * channel, by position; {@link #bytes} reads it into one array once, reserved against the memory budget.
+ * steps of 1 MiB as it grows. The file is deleted when the last holder lets go, with the streams
+ * opened on it; {@link #bytes} reads it into one array once, reserved against the memory budget.
  *
  * <p>Threads: {@link #append} and {@link #finish} on the connection's loop before the body is handed
  * over (disk writes there are short: they go to the page cache); then the {@link RequestBody} contract.
@@ -32,17 +31,18 @@ final class SpooledBody implements RequestBody {
     private final BodyStore store;
     private final Path file;
     private final AtomicInteger holders = new AtomicInteger(1);
-    /** Written on the loop, then read (positional reads: any number of streams at once); closed by {@link #free}. */
-    private final FileChannel channel;
+    private FileChannel out;
     private long size;
     private long diskReserved;
     private long memoryReserved;
     private byte[] whole;
+    /** Streams opened on the file; closed when it is deleted. Handler thread. */
+    private List<InputStream> readers;
 
-    private SpooledBody(BodyStore store, Path file, FileChannel channel, long diskReserved) {
+    private SpooledBody(BodyStore store, Path file, FileChannel out, long diskReserved) {
         this.store = store;
         this.file = file;
-        this.channel = channel;
+        this.out = out;
         this.diskReserved = diskReserved;
     }
 
@@ -54,8 +54,7 @@ final class SpooledBody implements RequestBody {
     static SpooledBody create(BodyStore store, long reserved) throws IOException {
         Path f = Files.createTempFile(store.dir(), "brisk-body-", ".tmp");
         try {
-            return new SpooledBody(store, f, FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.DELETE_ON_CLOSE), reserved);
+            return new SpooledBody(store, f, FileChannel.open(f, StandardOpenOption.WRITE), reserved);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(f);
             throw e;
@@ -77,16 +76,23 @@ final class SpooledBody implements RequestBody {
         }
         ByteBuffer src = ByteBuffer.wrap(b, off, len);
         while (src.hasRemaining()) {
-            channel.write(src, size + (len - src.remaining()));
+            out.write(src);
         }
         size += len;
         return true;
     }
 
-    /** The body is whole: the disk reserved beyond its size is given back. */
-    void finish() {
+    /** The body is whole: the file is closed for writing and the disk reserved beyond its size given back. */
+    void finish() throws IOException {
+        out.close();
+        out = null;
         store.disk().release(diskReserved - size);
         diskReserved = size;
+    }
+
+    /** The temporary file (for tests: it is gone once the body is released). */
+    Path file() {
+        return file;
     }
 
     @Override
@@ -115,7 +121,7 @@ final class SpooledBody implements RequestBody {
                     + "body, retry shortly");
         }
         memoryReserved = cost;
-        try (InputStream in = stream()) {
+        try (InputStream in = Files.newInputStream(file)) {
             if (in.readNBytes(w, 0, w.length) != w.length) {
                 throw new IOException("the spooled body's file is shorter than the body");
             }
@@ -126,44 +132,18 @@ final class SpooledBody implements RequestBody {
         return w;
     }
 
-    /** A stream of the body from its start, with a position of its own; it fails once the body is released. */
     @Override
     public InputStream stream() {
-        return new InputStream() {
-            private long position;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        try {
+            InputStream in = Files.newInputStream(file);
+            if (readers == null) {
+                readers = new ArrayList<>(1);
             }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                java.util.Objects.checkFromIndexSize(off, len, b.length);
-                if (position >= size) {
-                    return -1;
-                }
-                int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, size - position)), position);
-                if (n < 0) {
-                    throw new IOException("the spooled body's file is shorter than the body");
-                }
-                position += n;
-                return n;
-            }
-
-            @Override
-            public long skip(long n) {
-                long k = Math.max(0, Math.min(n, size - position));
-                position += k;
-                return k;
-            }
-
-            @Override
-            public int available() {
-                return (int) Math.min(Integer.MAX_VALUE, size - position);
-            }
-        };
+            readers.add(in);
+            return in;
+        } catch (IOException e) {
+            throw new UncheckedIOException("opening a spooled request body failed", e);
+        }
     }
 
     @Override
@@ -179,9 +159,16 @@ final class SpooledBody implements RequestBody {
     }
 
     private void free() {
-        closeQuietly(channel); // the space goes back (a stream still reading fails)
+        if (out != null) {
+            closeQuietly(out); // the body never became whole (refused, or its client left)
+            out = null;
+        }
+        if (readers != null) {
+            readers.forEach(SpooledBody::closeQuietly);
+            readers = null;
+        }
         try {
-            Files.deleteIfExists(file); // where DELETE_ON_CLOSE could not remove the name at once
+            Files.deleteIfExists(file);
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "could not delete the spooled request body " + file, e);
         }

@@ -115,7 +115,7 @@ final class BodyReader {
      * The whole body, once {@link #done}: a buffered one handed over to the caller, or the stream; the
      * reader is idle afterwards.
      *
-     * @throws HttpParseException see {@link BodyWriter#finish}
+     * @throws HttpParseException 500 when a spooled body cannot be closed
      */
     RequestBody take() throws HttpParseException {
         RequestBody b = stream != null ? stream : writer.finish();
