@@ -568,7 +568,10 @@ public interface Context {
      * A redirect to {@code location}. What a URI may not hold is percent-encoded as UTF-8 (non-ASCII
      * characters, spaces, {@code " < > \ ^ ` { | }}, a {@code %} that starts no escape), so
      * {@code redirect("/search?q=café")} sends {@code Location: /search?q=caf%C3%A9}; escapes and the
-     * URI's delimiters are kept, so a valid URI is sent unchanged.
+     * URI's delimiters are kept, so a valid URI is sent unchanged. A component made of user text must be
+     * encoded by the caller ({@code URLEncoder.encode(term, UTF_8)} for a query value): its {@code &},
+     * {@code #} or {@code %} would otherwise be read as the URI's own. A host is not converted to
+     * ASCII: give an internationalised one as its {@code xn--} form.
      *
      * @param location the target, absolute or relative
      * @param status 301, 302, 303, 307 or 308

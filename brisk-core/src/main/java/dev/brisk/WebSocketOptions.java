@@ -19,8 +19,8 @@ import java.time.Duration;
  * @param memory the most bytes of messages all sessions together may hold: being received, waiting for
  *     their handler, or waiting for the socket; a session whose message would pass it is closed (1008
  *     sending, 1013 receiving) ({@code ws-memory}, default 256 MiB). Compression contexts are counted
- *     too (48 KiB per session's decompressor, 272 KiB per kept compressor), and compression is agreed
- *     only while they would leave half of it free
+ *     too (48 KiB per session's decompressor, 272 KiB per kept compressor), all of them within half of
+ *     it, so messages always have the other half
  * @param compression whether permessage-deflate is agreed when a client offers it
  *     ({@code ws-compression}, default true)
  * @param compressionContextTakeover whether each session keeps its compressor's window across messages

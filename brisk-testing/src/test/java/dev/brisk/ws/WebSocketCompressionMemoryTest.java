@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * permessage-deflate's native memory is bounded by {@code ws-memory}: a session's decompressor (48 KiB)
- * and, with context takeover, its own compressor (272 KiB) are counted while they exist; compression is
- * agreed only while that leaves half of {@code ws-memory} free; a decompressor the budget cannot take
- * fails its session with 1013, a compressor it cannot take is replaced by a pooled one. On every engine.
+ * and, with context takeover, its own compressor (272 KiB) are counted while they exist, all contexts
+ * together within half of it (so messages always have the other half); compression is agreed only while
+ * a decompressor still fits; one that does not fit when its first compressed message comes fails its
+ * session with 1013, a compressor that does not fit is replaced by a pooled one. On every engine.
  */
 @ParameterizedClass
 @EnumSource(Engine.class)
@@ -49,13 +50,13 @@ class WebSocketCompressionMemoryTest {
             LongSupplier held = () -> t.app().metrics().webSocketBufferedBytes();
             List<RawWs> sessions = new ArrayList<>();
             try {
-                for (int i = 0; i < 24; i++) { // all agreed: nothing is held yet when they shake hands
+                for (int i = 0; i < 24; i++) { // all agreed: no context is held yet when they shake hands
                     RawWs c = RawWs.open(t.port(), "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n");
                     assertThat(c.header("Sec-WebSocket-Extensions")).as(c.head)
                             .isEqualTo("permessage-deflate; server_no_context_takeover");
                     sessions.add(c);
                 }
-                int fit = (int) (1024 * KIB / INFLATER); // 21
+                int fit = (int) (512 * KIB / INFLATER); // 10: contexts get half of ws-memory
                 for (int i = 0; i < sessions.size(); i++) {
                     RawWs c = sessions.get(i);
                     c.send(true, 4, 1, RawWs.deflate(TEXT.getBytes(StandardCharsets.UTF_8)));
@@ -69,7 +70,8 @@ class WebSocketCompressionMemoryTest {
                         assertThat(held.getAsLong()).isEqualTo(fit * INFLATER);
                     }
                 }
-                // more than half of ws-memory is held: a new session is not offered compression, and works
+                // no room for another decompressor: a new session is not offered compression, and its messages
+                // still have the other half of ws-memory (200 KiB in, 200 KiB out at once)
                 try (RawWs plain = RawWs.open(t.port(), "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n")) {
                     assertThat(plain.status()).isEqualTo(101);
                     assertThat(plain.header("Sec-WebSocket-Extensions")).isNull();
@@ -77,6 +79,9 @@ class WebSocketCompressionMemoryTest {
                     RawWs.Frame f = plain.readData();
                     assertThat(f.rsv1()).isFalse();
                     assertThat(f.text()).isEqualTo(TEXT);
+                    String large = "m".repeat(200 * 1024);
+                    plain.text(large);
+                    assertThat(plain.readData().text()).isEqualTo(large);
                 }
             } finally {
                 for (RawWs c : sessions) {
@@ -93,14 +98,14 @@ class WebSocketCompressionMemoryTest {
             LongSupplier held = () -> t.app().metrics().webSocketBufferedBytes();
             List<RawWs> sessions = new ArrayList<>();
             try {
-                for (int i = 0; i < 4; i++) {
+                for (int i = 0; i < 5; i++) {
                     RawWs c = RawWs.open(t.port(), "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n");
                     assertThat(c.header("Sec-WebSocket-Extensions")).as(c.head).isEqualTo("permessage-deflate");
                     sessions.add(c);
                 }
-                long[] expected = {
-                    INFLATER + OWN_DEFLATER, 2 * (INFLATER + OWN_DEFLATER), 3 * (INFLATER + OWN_DEFLATER),
-                    3 * (INFLATER + OWN_DEFLATER) + INFLATER, // 1,008 KiB: no room for a fourth compressor
+                long[] expected = { // contexts within 512 KiB: one kept compressor, then pooled ones
+                    INFLATER + OWN_DEFLATER, 2 * INFLATER + OWN_DEFLATER, 3 * INFLATER + OWN_DEFLATER,
+                    4 * INFLATER + OWN_DEFLATER, 5 * INFLATER + OWN_DEFLATER, // 512 KiB
                 };
                 for (int i = 0; i < sessions.size(); i++) {
                     RawWs c = sessions.get(i);
@@ -113,7 +118,7 @@ class WebSocketCompressionMemoryTest {
                     }
                 }
                 try (RawWs plain = RawWs.open(t.port(), "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n")) {
-                    assertThat(plain.header("Sec-WebSocket-Extensions")).as("over half of ws-memory held").isNull();
+                    assertThat(plain.header("Sec-WebSocket-Extensions")).as("contexts hold half of ws-memory").isNull();
                 }
             } finally {
                 for (RawWs c : sessions) {

@@ -82,8 +82,8 @@ final class PartReader {
             if (readByte() != '-') {
                 throw malformed("a boundary delimiter is followed by '-' and not '--'");
             }
+            closeDelimiterLine(); // before DONE: a caller that catches its 400 and asks again must not see a clean end
             state = State.DONE;
-            closeDelimiterLine();
             drainEpilogue();
             return null;
         }

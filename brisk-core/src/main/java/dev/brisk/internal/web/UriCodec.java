@@ -65,14 +65,53 @@ public final class UriCodec {
                 other = true;
             }
         }
-        if (high) { // bytes past ASCII: they must decode (only such paths pay for it)
-            try {
-                decode(new String(b, from, to - from, StandardCharsets.ISO_8859_1), false);
-            } catch (HttpException.BadRequest e) {
-                return MALFORMED_UTF8;
+        return high && !utf8(b, from, to) ? MALFORMED_UTF8 : 0;
+    }
+
+    /**
+     * Whether the bytes {@code b[from, to)} stand for, once their (well-formed) escapes are decoded, are
+     * UTF-8 as the JDK's strict decoder takes it: no overlong form, no surrogate, nothing past U+10FFFF.
+     * Allocates nothing: a path with non-ASCII escapes pays for it on every request.
+     */
+    private static boolean utf8(byte[] b, int from, int to) {
+        int need = 0;
+        int cp = 0;
+        int min = 0;
+        for (int i = from; i < to; i++) {
+            int c = b[i] & 0xff;
+            if (c == '%') {
+                c = Character.digit(b[i + 1], 16) << 4 | Character.digit(b[i + 2], 16);
+                i += 2;
+            }
+            if (need == 0) {
+                if (c < 0x80) {
+                    continue;
+                } else if (c >= 0xC2 && c <= 0xDF) {
+                    need = 1;
+                    cp = c & 0x1F;
+                    min = 0x80;
+                } else if (c >= 0xE0 && c <= 0xEF) {
+                    need = 2;
+                    cp = c & 0x0F;
+                    min = 0x800;
+                } else if (c >= 0xF0 && c <= 0xF4) {
+                    need = 3;
+                    cp = c & 0x07;
+                    min = 0x10000;
+                } else {
+                    return false;
+                }
+            } else {
+                if ((c & 0xC0) != 0x80) {
+                    return false;
+                }
+                cp = cp << 6 | (c & 0x3F);
+                if (--need == 0 && (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))) {
+                    return false;
+                }
             }
         }
-        return 0;
+        return need == 0;
     }
 
     private static boolean hex(byte c) {

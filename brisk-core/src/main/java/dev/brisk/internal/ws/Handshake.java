@@ -84,7 +84,7 @@ final class Handshake implements Handler {
                 return;
             }
         }
-        DeflateOffer deflate = ws.options().compression() && ws.budget().roomWithHalfFree(compressionBytes())
+        DeflateOffer deflate = ws.options().compression() && ws.budget().roomForContext(MessageInflater.CONTEXT_BYTES)
                 ? DeflateOffer.negotiate(ctx.headers("Sec-WebSocket-Extensions"), ws.options().compressionContextTakeover())
                 : null;
         List<String> fields = new ArrayList<>(6);
@@ -108,16 +108,6 @@ final class Handshake implements Handler {
         if (!next.offer(ctx)) {
             refuse(ctx, 400, "a WebSocket handshake needs an HTTP/1.1 connection");
         }
-    }
-
-    /**
-     * What a compressed session may come to hold in {@code ws-memory}: its decompressor, and its own
-     * compressor when sessions keep one. Compression is agreed only while that leaves half of
-     * {@code ws-memory} free, so contexts never crowd out the messages; a session past it goes uncompressed.
-     */
-    private long compressionBytes() {
-        return MessageInflater.CONTEXT_BYTES
-                + (ws.options().compressionContextTakeover() ? MessageDeflater.CONTEXT_BYTES : 0);
     }
 
     /** Where a session's handlers run: inline on a blocking engine or an event-loop route, else on the dispatch. */

@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MemoryBudget {
     private final AtomicLong used = new AtomicLong();
+    /** The part of {@link #used} that compression contexts hold: never more than half of {@link #max}. */
+    private final AtomicLong contexts = new AtomicLong();
     private final long max;
 
     MemoryBudget(long max) {
@@ -29,11 +31,38 @@ final class MemoryBudget {
     }
 
     /**
-     * Whether {@code n} more bytes would leave at least half of the limit free: a soft check for what
-     * is nice to have (a session's compression), so that it never crowds out the messages themselves.
+     * Whether compression contexts of {@code n} more bytes would fit now ({@link #reserveContext}): the
+     * handshake's check before it agrees to compression. Sessions that shake hands before any of them
+     * sends may all pass it; {@link #reserveContext} is the bound.
      */
-    boolean roomWithHalfFree(long n) {
-        return used.get() + n <= max / 2;
+    boolean roomForContext(long n) {
+        return contexts.get() + n <= max / 2;
+    }
+
+    /**
+     * Reserves {@code n} bytes for a compression context: within the limit like a message, and with all
+     * contexts together within half of it, so they never crowd out the messages; false (nothing
+     * reserved) past either.
+     */
+    boolean reserveContext(long n) {
+        long c;
+        do {
+            c = contexts.get();
+            if (c + n > max / 2) {
+                return false;
+            }
+        } while (!contexts.compareAndSet(c, c + n));
+        if (!reserve(n)) {
+            contexts.addAndGet(-n);
+            return false;
+        }
+        return true;
+    }
+
+    /** Gives back a context's {@code n} bytes. */
+    void releaseContext(long n) {
+        contexts.addAndGet(-n);
+        used.addAndGet(-n);
     }
 
     /** Reserves {@code n} bytes even past the limit: a session's last frame, which is never refused. */

@@ -75,7 +75,7 @@ final class MessageDeflater {
      * window simply goes unused), and the next message tries again.
      */
     private boolean keepOne() {
-        if (!budget.reserve(CONTEXT_BYTES)) {
+        if (!budget.reserveContext(CONTEXT_BYTES)) {
             return false;
         }
         own = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
@@ -86,7 +86,7 @@ final class MessageDeflater {
         if (own != null) {
             own.end();
             own = null;
-            budget.release(CONTEXT_BYTES);
+            budget.releaseContext(CONTEXT_BYTES);
         }
     }
 }

@@ -43,7 +43,7 @@ final class MessageInflater {
     byte[] inflate(byte[] data, int len, int max) throws ProtocolError {
         Inflater inf = inflater;
         if (inf == null) {
-            if (!budget.reserve(CONTEXT_BYTES)) {
+            if (!budget.reserveContext(CONTEXT_BYTES)) {
                 throw new ProtocolError(CloseCodes.TRY_AGAIN_LATER, "the server holds too many messages");
             }
             inf = new Inflater(true);
@@ -93,7 +93,7 @@ final class MessageInflater {
         if (inflater != null) {
             inflater.end();
             inflater = null;
-            budget.release(CONTEXT_BYTES);
+            budget.releaseContext(CONTEXT_BYTES);
         }
     }
 }

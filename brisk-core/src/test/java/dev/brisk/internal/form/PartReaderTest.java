@@ -85,6 +85,16 @@ class PartReaderTest {
     }
 
     @Test
+    void aBadCloseDelimiterLineIsNotAnEndForACallerThatAsksAgain() {
+        byte[] body = bytes(FIELD + "\r\n--" + B + "--x\r\n--" + B + "\r\nContent-Disposition: form-data; name=b\r\n\r\n2\r\n--"
+                + B + "--");
+        PartReader r = new PartReader(new java.io.ByteArrayInputStream(body), B, LIMITS);
+        assertThat(r.next()).isNotNull();
+        assertThatThrownBy(r::next).hasMessageContaining("closing boundary delimiter is followed by more than padding");
+        assertThatThrownBy(r::next).as("asked again").isInstanceOf(dev.brisk.HttpException.class);
+    }
+
+    @Test
     void theCloseDelimiterMayEndTheBodyOrHavePaddingAndAnEpilogueAfterIt() {
         String one = "--" + B + "\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--" + B + "--";
         for (String tail : new String[] {"", " \t ", "\r\n", " \r\nanything, --" + B + " even this"}) {

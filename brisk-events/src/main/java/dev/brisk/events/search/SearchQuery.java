@@ -69,20 +69,23 @@ public record SearchQuery(LocalDateTime from, LocalDateTime to, int limit, Curso
                 throw new InvalidParameterException(STARTS_AT + " '" + from.sent() + "' is after " + ENDS_AT + " '"
                         + to.sent() + "'");
             }
-            if (from.instant() != null && to.instant() != null) {
-                // the hour summer time ends in is lived twice, and the feed's wall times cannot tell its two
-                // passes apart: a window that spans the turn takes the wall times of both passes
-                var rules = zone.getRules();
-                var fromHour = rules.getTransition(fromLocal);
-                if (fromHour != null && fromHour.isOverlap() && from.instant().isBefore(fromHour.getInstant())
-                        && !to.instant().isBefore(fromHour.getInstant())) {
-                    fromLocal = fromHour.getDateTimeAfter(); // from in the first pass: the second pass begins earlier
-                }
-                var toHour = rules.getTransition(toLocal);
-                if (toHour != null && toHour.isOverlap() && !to.instant().isBefore(toHour.getInstant())
-                        && from.instant().isBefore(toHour.getInstant())) {
-                    toLocal = toHour.getDateTimeBefore(); // to in the second pass: the first pass ended later
-                }
+        }
+        // the hour summer time ends in is lived twice, and the feed's wall times cannot tell its two passes
+        // apart: a window (an open end counts as endless) that spans the turn takes both passes' wall times.
+        // Only for ends sent with an offset: a wall time in that hour names both passes already
+        var rules = zone.getRules();
+        if (from != null && from.instant() != null) {
+            var hour = rules.getTransition(fromLocal);
+            if (hour != null && hour.isOverlap() && from.instant().isBefore(hour.getInstant())
+                    && (to == null || to.instant() == null || !to.instant().isBefore(hour.getInstant()))) {
+                fromLocal = hour.getDateTimeAfter(); // from in the first pass: the second pass starts earlier
+            }
+        }
+        if (to != null && to.instant() != null) {
+            var hour = rules.getTransition(toLocal);
+            if (hour != null && hour.isOverlap() && !to.instant().isBefore(hour.getInstant())
+                    && (from == null || from.instant() == null || from.instant().isBefore(hour.getInstant()))) {
+                toLocal = hour.getDateTimeBefore().minusNanos(1); // to in the second pass: the first ended later
             }
         }
         return new SearchQuery(fromLocal, toLocal, limit(params), cursor(params));

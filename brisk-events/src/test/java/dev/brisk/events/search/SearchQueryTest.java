@@ -43,11 +43,14 @@ class SearchQueryTest {
         "starts_at=%202021-02-01T00:00:00&ends_at=2021-02-02T00:00:00%20 | 2021-02-01T00:00 | 2021-02-02T00:00 | 1000",
         // instants in order in the fall-back hour (Madrid, 2021-10-31: 02:00-03:00 twice): 02:45 CEST, then
         // 02:15 CET; wall times cannot tell the two passes apart, so the whole hour is taken
-        "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T02:00 | 2021-10-31T03:00 | 1000",
-        "starts_at=2021-10-31T02:45:00%2B02:00&ends_at=2021-10-31T02:15:00%2B01:00 | 2021-10-31T02:00 | 2021-10-31T03:00 | 1000",
-        // one end outside the hour: the other end's pass is widened to the hour's edge
+        "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T02:00 | 2021-10-31T02:59:59.999999999 | 1000",
+        "starts_at=2021-10-31T02:45:00%2B02:00&ends_at=2021-10-31T02:15:00%2B01:00 | 2021-10-31T02:00 | 2021-10-31T02:59:59.999999999 | 1000",
+        // one end outside the hour, a wall time or open: the other end's pass is widened to the hour's edge
         "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T02:30:00Z | 2021-10-31T02:00 | 2021-10-31T03:30 | 1000",
-        "starts_at=2021-10-30T23:30:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T01:30 | 2021-10-31T03:00 | 1000",
+        "starts_at=2021-10-30T23:30:00Z&ends_at=2021-10-31T01:15:00Z | 2021-10-31T01:30 | 2021-10-31T02:59:59.999999999 | 1000",
+        "starts_at=2021-10-31T00:45:00Z&ends_at=2021-10-31T03:30:00 | 2021-10-31T02:00 | 2021-10-31T03:30 | 1000",
+        "starts_at=2021-10-31T00:45:00Z | 2021-10-31T02:00 | - | 1000",
+        "ends_at=2021-10-31T01:15:00Z | - | 2021-10-31T02:59:59.999999999 | 1000",
         // both ends in one pass: nothing to widen
         "starts_at=2021-10-31T00:10:00Z&ends_at=2021-10-31T00:40:00Z | 2021-10-31T02:10 | 2021-10-31T02:40 | 1000",
         "starts_at=2021-10-31T01:10:00Z&ends_at=2021-10-31T01:40:00Z | 2021-10-31T02:10 | 2021-10-31T02:40 | 1000"})
