@@ -13,6 +13,8 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -64,6 +66,23 @@ class SpooledBodyTest {
         cfg.post("/whole", ctx -> ctx.text(describe(ctx.body()))).maxBodySize(8 * MIB);
         cfg.post("/stream", (Context ctx) -> ctx.text(describe(ctx.bodyAsStream()))).maxBodySize(8 * MIB);
         cfg.get("/hello", ctx -> ctx.text("hello"));
+        cfg.post("/lost", ctx -> { // its file taken away (a cleaner of /tmp), then asked for whole twice
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path f : s.toList()) {
+                    Files.delete(f);
+                }
+            }
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                try {
+                    ctx.body();
+                    out.add("read");
+                } catch (UncheckedIOException e) {
+                    out.add("failed");
+                }
+            }
+            ctx.text(String.join(",", out));
+        }).maxBodySize(8 * MIB);
     }
 
     private BriskTestServer start(Consumer<BriskConfig> options) {
@@ -196,6 +215,17 @@ class SpooledBodyTest {
                 assertThat(c.read().body()).isEqualTo(expect(body, 1));
             }
             awaitFiles(0);
+            awaitNothingHeld(t);
+        }
+    }
+
+    @Test
+    void aSpooledBodyThatCannotBeReadGivesItsMemoryBackEachTime() throws Exception {
+        try (BriskTestServer t = start(cfg -> { }); RawConnection c = t.raw()) {
+            byte[] body = random(MIB, 9);
+            c.send("POST /lost HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length + "\r\n\r\n").send(body);
+            assertThat(c.read().body()).isEqualTo("failed,failed");
+            // the second attempt's reservation used to overwrite the first, which was never given back
             awaitNothingHeld(t);
         }
     }

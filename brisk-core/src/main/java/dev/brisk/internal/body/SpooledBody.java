@@ -126,6 +126,9 @@ final class SpooledBody implements RequestBody {
                 throw new IOException("the spooled body's file is shorter than the body");
             }
         } catch (IOException e) {
+            // given back now: a caller that asks again reserves again, and would leave this one behind
+            store.memory().release(cost);
+            memoryReserved = 0;
             throw new UncheckedIOException("reading a spooled request body failed", e);
         }
         whole = w;
