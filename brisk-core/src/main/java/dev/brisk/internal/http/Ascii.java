@@ -50,6 +50,11 @@ public final class Ascii {
         return HOST[b & 0xff];
     }
 
+    /** {@return whether {@code c} (a char, or a byte as it is signed) is a hex digit, either case} */
+    public static boolean isHexDigit(int c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
     public static boolean isTargetChar(int b) {
         return TARGET[b & 0xff];
     }

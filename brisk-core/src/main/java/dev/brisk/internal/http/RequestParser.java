@@ -409,7 +409,7 @@ public final class RequestParser {
                 byte c = b[close];
                 if (c == '%' && !zone) {
                     zone = true; // the zone: unreserved characters and escapes, checked loosely
-                } else if (!(isHexDigit(c) || c == ':' || c == '.' || c == 'v' || c == 'V'
+                } else if (!(Ascii.isHexDigit(c) || c == ':' || c == '.' || c == 'v' || c == 'V'
                         || zone && (Ascii.isHostChar(c) && c != '[' && c != ':'))) {
                     return false;
                 }
@@ -423,7 +423,7 @@ public final class RequestParser {
             while (i < to && b[i] != ':') {
                 byte c = b[i];
                 if (c == '%') {
-                    if (i + 2 >= to || !isHexDigit(b[i + 1]) || !isHexDigit(b[i + 2])) {
+                    if (i + 2 >= to || !Ascii.isHexDigit(b[i + 1]) || !Ascii.isHexDigit(b[i + 2])) {
                         return false;
                     }
                     i += 3;
@@ -452,10 +452,6 @@ public final class RequestParser {
             }
         }
         return true;
-    }
-
-    private static boolean isHexDigit(byte c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     private void finish(byte[] b, int start) throws HttpParseException {

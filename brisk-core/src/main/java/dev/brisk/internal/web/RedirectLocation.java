@@ -1,5 +1,6 @@
 package dev.brisk.internal.web;
 
+import dev.brisk.internal.http.Ascii;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -63,12 +64,8 @@ final class RedirectLocation {
     private static boolean plain(String s, int i) {
         char c = s.charAt(i);
         if (c == '%') {
-            return i + 2 < s.length() && hex(s.charAt(i + 1)) && hex(s.charAt(i + 2));
+            return i + 2 < s.length() && Ascii.isHexDigit(s.charAt(i + 1)) && Ascii.isHexDigit(s.charAt(i + 2));
         }
         return c > 0x20 && c < 0x7f && "\"<>\\^`{|}".indexOf(c) < 0;
-    }
-
-    private static boolean hex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 }

@@ -1,6 +1,7 @@
 package dev.brisk.internal.web;
 
 import dev.brisk.HttpException;
+import dev.brisk.internal.http.Ascii;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -41,7 +42,7 @@ public final class UriCodec {
         boolean high = false;
         for (int i = from; i <= to; i++) {
             int c = i < to ? b[i] : '/';
-            boolean escape = c == '%' && i + 2 < to && hex(b[i + 1]) && hex(b[i + 2]);
+            boolean escape = c == '%' && i + 2 < to && Ascii.isHexDigit(b[i + 1]) && Ascii.isHexDigit(b[i + 2]);
             if (c == '%' && !escape) {
                 return MALFORMED_ESCAPE;
             }
@@ -112,10 +113,6 @@ public final class UriCodec {
             }
         }
         return need == 0;
-    }
-
-    private static boolean hex(byte c) {
-        return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
     }
 
     /**
