@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,10 +105,7 @@ class FormsClientTest {
     }
 
     private long spooled() throws IOException {
-        Path spool = dir.resolve("spool");
-        try (Stream<Path> s = Files.list(spool)) {
-            return s.count();
-        }
+        return dev.brisk.wire.SpoolFiles.count(dir.resolve("spool"));
     }
 
     @Test

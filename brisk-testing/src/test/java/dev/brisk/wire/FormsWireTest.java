@@ -12,17 +12,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,11 +46,7 @@ class FormsWireTest {
     Path dir;
 
     private long files() {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return SpoolFiles.count(dir);
     }
 
     private static String crc(byte[] b) {

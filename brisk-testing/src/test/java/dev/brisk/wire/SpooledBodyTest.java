@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,11 +42,7 @@ class SpooledBodyTest {
     Path dir;
 
     private long files() {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return SpoolFiles.count(dir);
     }
 
     private String describe(byte[] body) {
@@ -67,10 +62,8 @@ class SpooledBodyTest {
         cfg.post("/stream", (Context ctx) -> ctx.text(describe(ctx.bodyAsStream()))).maxBodySize(8 * MIB);
         cfg.get("/hello", ctx -> ctx.text("hello"));
         cfg.post("/lost", ctx -> { // its file taken away (a cleaner of /tmp), then asked for whole twice
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path f : s.toList()) {
-                    Files.delete(f);
-                }
+            for (Path f : SpoolFiles.in(dir)) {
+                Files.delete(f);
             }
             List<String> out = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

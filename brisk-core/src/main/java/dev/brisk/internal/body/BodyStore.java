@@ -20,7 +20,7 @@ public final class BodyStore {
     private final ByteBudget memory;
     private final ByteBudget disk;
     private final long spoolThreshold;
-    private final Path dir;
+    private final SpoolDirectory spool;
     /** G1's region size as this heap's ergonomics choose it; arrays of half of it or more are humongous. */
     private final long region;
 
@@ -47,7 +47,7 @@ public final class BodyStore {
         this.memory = new ByteBudget(memoryBudget);
         this.disk = new ByteBudget(spoolDisk);
         this.spoolThreshold = spoolThreshold;
-        this.dir = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
+        this.spool = SpoolDirectory.in(Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir));
     }
 
     /**
@@ -125,7 +125,8 @@ public final class BodyStore {
         return spoolThreshold;
     }
 
-    Path dir() {
-        return dir;
+    /** This process's directory for spooled bodies under {@code body-spool-dir}. */
+    public SpoolDirectory spool() {
+        return spool;
     }
 }

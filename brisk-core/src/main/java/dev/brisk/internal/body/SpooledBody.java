@@ -52,7 +52,7 @@ final class SpooledBody implements RequestBody {
      * @param reserved disk already reserved for it (a declared length); it is given back with the file
      */
     static SpooledBody create(BodyStore store, long reserved) throws IOException {
-        Path f = Files.createTempFile(store.dir(), "brisk-body-", ".tmp");
+        Path f = store.spool().newFile();
         try {
             return new SpooledBody(store, f, FileChannel.open(f, StandardOpenOption.WRITE), reserved);
         } catch (IOException | RuntimeException e) {

@@ -58,6 +58,8 @@ public final class Server implements TransportHost {
     private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     private final Http1Shared http1;
     private final BodyStore bodies;
+    /** Whether this server holds a use of its spool directory (opened at start, closed once). */
+    private final java.util.concurrent.atomic.AtomicBoolean spoolOpen = new java.util.concurrent.atomic.AtomicBoolean();
     private final Http2Shared http2;
     private ServerSocketChannel channel;
     private IoLoop[] loops = new IoLoop[0];
@@ -181,7 +183,7 @@ public final class Server implements TransportHost {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("server already started");
         }
-        checkSpoolDir();
+        openSpool();
         if (options.io() == IoMode.URING || options.io() == IoMode.URING_ONLY) {
             uring = openUring();
         }
@@ -200,8 +202,7 @@ public final class Server implements TransportHost {
             if (channel != null) {
                 channel.close();
             }
-            closed.set(true);
-            closeDone.countDown();
+            failedStart();
             throw e;
         }
         startExecutors();
@@ -233,8 +234,7 @@ public final class Server implements TransportHost {
             return Uring.open(this, options.ioThreads());
         } catch (IOException e) {
             if (options.io() == IoMode.URING_ONLY) {
-                closed.set(true);
-                closeDone.countDown();
+                failedStart();
                 throw new IOException("io=uring-only: io_uring cannot be used: " + e.getMessage(), e);
             }
             LOG.log(System.Logger.Level.WARNING, "io=uring: io_uring cannot be used (" + e.getMessage()
@@ -254,23 +254,43 @@ public final class Server implements TransportHost {
             uring.start();
             uring.stopAccepting();
             uring.stop();
-            closed.set(true);
-            closeDone.countDown();
+            failedStart();
             throw e;
         }
         startExecutors();
         uring.start();
     }
 
-    /** A spool directory that cannot take files fails the start, not the first large upload (a 500). */
-    private void checkSpoolDir() {
+    /**
+     * A spool directory that cannot take files fails the start, not the first large upload (a 500); the
+     * first server of the process to use it removes what processes that ended without closing left there.
+     */
+    private void openSpool() {
+        if (options.bodySpoolDisk() <= 0) {
+            return;
+        }
         String dir = options.bodySpoolDir();
-        if (options.bodySpoolDisk() > 0 && !dir.isEmpty()) {
+        if (!dir.isEmpty()) {
             java.nio.file.Path p = java.nio.file.Path.of(dir);
             if (!java.nio.file.Files.isDirectory(p) || !java.nio.file.Files.isWritable(p)) {
                 throw new IllegalArgumentException("body-spool-dir (brisk.body-spool-dir / BRISK_BODY_SPOOL_DIR) is not"
                         + " a directory this process can write: " + dir);
             }
+        }
+        bodies.spool().open();
+        spoolOpen.set(true);
+    }
+
+    /** The start failed: this server is closed, nothing of it left open. */
+    private void failedStart() {
+        closeSpool();
+        closed.set(true);
+        closeDone.countDown();
+    }
+
+    private void closeSpool() {
+        if (spoolOpen.getAndSet(false)) {
+            bodies.spool().close();
         }
     }
 
@@ -487,5 +507,6 @@ public final class Server implements TransportHost {
         if (accessLog != null) {
             accessLog.close(); // after the loops: they wrote the last lines
         }
+        closeSpool();
     }
 }
