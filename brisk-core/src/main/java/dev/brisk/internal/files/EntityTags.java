@@ -55,10 +55,21 @@ public final class EntityTags {
             if (close < 0) {
                 return false;
             }
-            if ((!strong || !weak) && list.regionMatches(i, opaque, 0, opaque.length()) && close + 1 - i == opaque.length()) {
+            boolean same = (!strong || !weak) && list.regionMatches(i, opaque, 0, opaque.length())
+                    && close + 1 - i == opaque.length();
+            i = close + 1;
+            while (i < n && (list.charAt(i) == ' ' || list.charAt(i) == '\t')) {
+                i++;
+            }
+            if (i < n && list.charAt(i) != ',') {
+                // more after the tag ("tag" junk): a malformed member, whatever its tag
+                int comma = list.indexOf(',', i);
+                i = comma < 0 ? n : comma + 1;
+                continue;
+            }
+            if (same) {
                 return true;
             }
-            i = close + 1;
         }
         return false;
     }

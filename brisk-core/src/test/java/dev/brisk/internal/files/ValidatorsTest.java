@@ -17,6 +17,10 @@ class ValidatorsTest {
         assertThat(EntityTags.matches("\"ab\"", "\"a\"", false)).isFalse();
         assertThat(EntityTags.matches("\"a", "\"a\"", false)).isFalse();
         assertThat(EntityTags.matches("a, \"a\"", "\"a\"", false)).as("a malformed member is skipped").isTrue();
+        assertThat(EntityTags.matches("\"a\" junk", "\"a\"", false)).as("more after the tag: malformed").isFalse();
+        assertThat(EntityTags.matches("\"a\"x, \"b\"", "\"a\"", false)).isFalse();
+        assertThat(EntityTags.matches("\"a\"x, \"a\" ", "\"a\"", false)).as("the next member still counts").isTrue();
+        assertThat(EntityTags.matches("\"b\" \t, \"a\"\t", "\"a\"", false)).as("white space around commas").isTrue();
         assertThat(EntityTags.matches(" * ", null, true)).isTrue();
         assertThat(EntityTags.matches("\"a\"", null, false)).isFalse();
     }
