@@ -555,6 +555,44 @@ public interface Context {
     }
 
     /**
+     * A conditional {@code GET}: gives the answer the entity tag {@code etag} and says whether the client
+     * already has that representation. When the request is a {@code GET} or {@code HEAD} whose
+     * {@code If-None-Match} names the tag (weak comparison, or {@code *}; RFC 9110 13.1.2), the status
+     * becomes {@code 304 Not Modified} and this returns true: the handler then answers nothing more,
+     * and the costly body is never made. Otherwise it returns false and the handler answers as usual,
+     * the tag already on the answer. A tag must change whenever the body would, for every client that
+     * may compare it: a tag of data versions from several server processes should name the process.
+     *
+     * <pre>{@code
+     * if (ctx.notModified("\"v" + catalog.version() + "\"")) {
+     *     return;
+     * }
+     * ctx.json(catalog.render());
+     * }</pre>
+     *
+     * @param etag an entity tag: {@code "opaque"} or {@code W/"opaque"}, the quotes included
+     * @return true when {@code 304} was set and nothing more should be answered
+     * @throws IllegalArgumentException when {@code etag} is not an entity tag (RFC 9110 8.8.3)
+     */
+    default boolean notModified(String etag) {
+        if (!dev.brisk.internal.files.EntityTags.isTag(etag)) {
+            throw new IllegalArgumentException("not an entity tag (\"opaque\" or W/\"opaque\", quotes included): "
+                    + etag);
+        }
+        header("ETag", etag);
+        String m = method();
+        if (!m.equals("GET") && !m.equals("HEAD")) {
+            return false;
+        }
+        String inm = dev.brisk.internal.http.FieldLists.joined(headers("If-None-Match"));
+        if (inm == null || !dev.brisk.internal.files.EntityTags.matches(inm, etag, false)) {
+            return false;
+        }
+        status(304);
+        return true;
+    }
+
+    /**
      * A {@code 302 Found} redirect to {@code location}, encoded as {@link #redirect(String, int)} says.
      *
      * @param location the target, absolute or relative

@@ -74,6 +74,28 @@ public final class EntityTags {
         return false;
     }
 
+    /**
+     * Whether {@code tag} is one entity tag: {@code "opaque"} or {@code W/"opaque"}, the opaque part of
+     * {@code !}, {@code #}-{@code ~} and obs-text (no quote, no control, no space).
+     */
+    public static boolean isTag(String tag) {
+        if (tag == null) {
+            return false;
+        }
+        int start = tag.startsWith("W/") ? 2 : 0;
+        int n = tag.length();
+        if (n - start < 2 || tag.charAt(start) != '"' || tag.charAt(n - 1) != '"') {
+            return false;
+        }
+        for (int i = start + 1; i < n - 1; i++) {
+            char c = tag.charAt(i);
+            if (!(c == 0x21 || (c >= 0x23 && c <= 0x7E) || (c >= 0x80 && c <= 0xFF))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@return the tag of a representation of {@code length} bytes last modified at {@code modifiedMillis}} */
     public static String of(long modifiedMillis, long length, String suffix) {
         return "\"" + Long.toHexString(modifiedMillis) + "-" + Long.toHexString(length) + suffix + "\"";

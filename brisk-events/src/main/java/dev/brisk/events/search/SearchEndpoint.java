@@ -39,6 +39,8 @@ public final class SearchEndpoint implements Handler {
     private final ResponseCache cache;
     private final WideAnswers wide;
     private final ZoneId zone;
+    /** Names this process in the pages' tags: random, so two instances (or two runs) never share one. */
+    private final String process = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
 
     /**
      * @param catalog the snapshot to answer from
@@ -70,6 +72,10 @@ public final class SearchEndpoint implements Handler {
         // a list, on one line or several (RFC 9110 5.3)
         boolean gzip = SearchBody.acceptsGzip(String.join(", ", ctx.headers("Accept-Encoding")));
         EventIndex index = catalog.current();
+        ctx.header("Vary", "Accept-Encoding"); // on a 304 too: the 200 it stands for has it (RFC 9110 15.4.5)
+        if (ctx.notModified(tag(index.version()))) {
+            return; // the client has this page of this snapshot: nothing is looked up or sent
+        }
         SearchBody body = cache.peek(index.version(), q);
         if (body != null) {
             boolean zipped = gzip && body.compressible();
@@ -96,6 +102,15 @@ public final class SearchEndpoint implements Handler {
             SearchBody b = cache.put(index.version(), q, new SearchBody(index.render(page)));
             return gzip ? b.gzip() : b.identity(); // wide: far above GZIP_MIN, always compressible
         })), gzip);
+    }
+
+    /**
+     * The entity tag of a page of snapshot {@code version}: a page is a function of the snapshot and its
+     * URL (caches key tags by URL), the coding, and this process, whose versions another instance
+     * behind the same proxy counts on its own. Weak: the gzip bytes of a page are the same page.
+     */
+    private String tag(long version) {
+        return "W/\"" + process + "-" + Long.toHexString(version) + "\"";
     }
 
     /** Writes the 400/503 error shape, as every error of the service is written. */

@@ -68,4 +68,41 @@ class SearchEndpointTest {
         assertThat(page.body().split("\"id\":").length - 1).isEqualTo(3_000);
         assertThat(wide.inFlight()).isZero();
     }
+    @Test
+    void aPageTheClientHasIs304UntilTheSnapshotChangesAndOnlyForThisProcess() throws Exception {
+        HttpResponse<String> first = server.get("/search?limit=10");
+        String tag = first.headers().firstValue("ETag").orElseThrow();
+        assertThat(tag).startsWith("W/\"");
+
+        HttpResponse<String> same = server.get("/search?limit=10", "If-None-Match", tag);
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
+        assertThat(same.headers().firstValue("Vary")).hasValue("Accept-Encoding");
+        assertThat(server.get("/search?limit=10", "If-None-Match", tag, "Accept-Encoding", "gzip").statusCode())
+                .as("the gzip form is the same page").isEqualTo(304);
+
+        InputStream held = wide.send(ByteBuffer.allocate(1)); // the only wide slot taken
+        try {
+            assertThat(server.get("/search?limit=3000", "If-None-Match", tag).statusCode())
+                    .as("a wide page the client has takes no slot").isEqualTo(304);
+        } finally {
+            held.close();
+        }
+        assertThat(server.get("/search?limit=0", "If-None-Match", tag).statusCode()).as("a bad query stays 400")
+                .isEqualTo(400);
+
+        catalog.load(List.of(Event.of("b1", "p1", "Only one", LocalDateTime.of(2021, 3, 1, 0, 0),
+                LocalDateTime.of(2021, 3, 1, 1, 0), 1, 2)));
+        HttpResponse<String> changed = server.get("/search?limit=10", "If-None-Match", tag);
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body().split("\"id\":").length - 1).isEqualTo(1);
+        assertThat(changed.headers().firstValue("ETag")).isPresent().isNotEqualTo(java.util.Optional.of(tag));
+
+        SearchEndpoint other = new SearchEndpoint(catalog, new QueryMemo(100), new ResponseCache(100, 64L << 20), wide,
+                ZoneOffset.UTC); // another instance with the same snapshot version
+        try (BriskTestServer second = BriskTestServer.start(cfg -> cfg.get("/search", other))) {
+            String now = changed.headers().firstValue("ETag").orElseThrow();
+            assertThat(second.get("/search?limit=10", "If-None-Match", now).statusCode()).isEqualTo(200);
+        }
+    }
 }
