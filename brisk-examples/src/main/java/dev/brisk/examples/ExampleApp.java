@@ -202,6 +202,15 @@ public final class ExampleApp {
         return (int) n;
     }
 
+    /** The engine as the banner names it: the blocking engine has no I/O loops to dispatch from. */
+    private static String engine(dev.brisk.ServerOptions o) {
+        if (o.io() == dev.brisk.IoMode.BLOCKING) {
+            return "blocking engine, a " + o.threads().toString().toLowerCase(java.util.Locale.ROOT)
+                    + " thread per connection";
+        }
+        return o.ioThreads() + " I/O threads, dispatch " + o.dispatch();
+    }
+
     /**
      * Runs the example app until SIGTERM or Ctrl-C; with {@code metrics-port} set, also the metrics port
      * ({@link ExampleMetrics}).
@@ -213,6 +222,7 @@ public final class ExampleApp {
             // read before anything listens: a bad value fails the start instead of leaving a half-started app
             metricsPort = ExampleMetrics.port(ConfigSource.load());
             app = Brisk.create(ExampleApp::routes).start().closeOnShutdown();
+            SampleFiles.deleteAfter(app::close);
         } catch (IllegalArgumentException e) {
             // a value out of its range or unreadable, named with its variable: a usage mistake
             System.err.println("brisk example: " + e.getMessage());
@@ -228,7 +238,7 @@ public final class ExampleApp {
         String base = (tls ? "https://" : "http://") + host + ":" + app.port();
         String plain = app.plainPort() >= 0 ? " and http://" + host + ":" + app.plainPort() : "";
         System.out.println("Brisk example app" + " listening on " + base + plain
-                + " (" + app.options().ioThreads() + " I/O threads, dispatch " + app.options().dispatch() + ")");
+                + " (" + engine(app.options()) + ")");
         if (metricsPort.isPresent()) {
             MetricsServer metrics;
             try {
@@ -248,6 +258,13 @@ public final class ExampleApp {
             System.out.println("Metrics (Prometheus) on " + metrics.url());
         }
         System.out.println("Try:");
+        if (tls) {
+            java.nio.file.Path cert = app.options().tls().certificate();
+            // curl checks the certificate: say how it can trust this one, or that it cannot
+            System.out.println(cert != null
+                    ? "  (if the certificate is self-signed, as ./brisk cert makes one: add --cacert " + cert + " to each curl)"
+                    : "  (a certificate from a key store: add --cacert <its CA's PEM> to each curl, or -k to skip the check)");
+        }
         System.out.println("  curl " + base + "/hello");
         System.out.println("  curl " + base + "/json");
         System.out.println("  curl '" + base + "/users/42?active=true'");

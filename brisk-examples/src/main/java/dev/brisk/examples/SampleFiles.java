@@ -24,6 +24,8 @@ public final class SampleFiles {
     public static final int BIG = 1 << 20;
 
     private static Path directory;
+    /** Runs before a temporary directory is deleted at exit: the closing of the server that serves it. */
+    private static volatile Runnable beforeDelete = () -> { };
 
     private SampleFiles() {
     }
@@ -39,7 +41,11 @@ public final class SampleFiles {
                 } else {
                     dir = Files.createTempDirectory("brisk-example-static");
                     Path d = dir;
-                    Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(d), "brisk-sample-files"));
+                    // after the server's drain, which may still serve these files (shutdown hooks run in parallel)
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        beforeDelete.run();
+                        delete(d);
+                    }, "brisk-sample-files"));
                 }
                 write(dir);
                 directory = dir;
@@ -48,6 +54,14 @@ public final class SampleFiles {
             }
         }
         return directory;
+    }
+
+    /**
+     * At exit, a temporary directory is deleted only once {@code close} has returned: the server that
+     * serves it closes first (its drain still answers {@code /static}).
+     */
+    public static void deleteAfter(Runnable close) {
+        beforeDelete = close;
     }
 
     /** Writes every sample file into {@code dir}. */

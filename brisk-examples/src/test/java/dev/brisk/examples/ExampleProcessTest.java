@@ -121,6 +121,34 @@ class ExampleProcessTest {
         assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
     }
 
+    /**
+     * A request for a sample file sent before SIGTERM is answered with the file during the drain (the
+     * files' own shutdown hook used to delete them beside the drain: a 404).
+     */
+    @Test
+    void sampleFilesAreServedDuringTheDrain() throws Exception {
+        assumeTrue(hasCurl(), "curl is not installed");
+        String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        double before = metric(curl(metricsUrl), "brisk_bytes_in_total");
+        byte[] requests = ("GET /sleep?ms=1500 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /static/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(requests);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (metric(curl(metricsUrl), "brisk_bytes_in_total") < before + requests.length && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            demo.destroy(); // SIGTERM while the first is being handled and the second waits behind it
+            s.setSoTimeout(10_000);
+            String answers = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            int second = answers.indexOf("HTTP/1.1 ", 1);
+            assertThat(answers.substring(0, Math.max(0, second))).startsWith("HTTP/1.1 200 OK\r\n").endsWith("slept 1500 ms");
+            assertThat(answers.substring(Math.max(0, second))).startsWith("HTTP/1.1 200 OK\r\n")
+                    .contains("Connection: close\r\n").endsWith("\r\n\r\n" + SampleFiles.HELLO);
+        }
+        assertThat(demo.waitFor(15, TimeUnit.SECONDS)).as("demo stopped after SIGTERM").isTrue();
+    }
+
     /** The value of {@code name}'s unlabelled sample in a Prometheus scrape (curl's output, head included). */
     private static double metric(String scrape, String name) {
         for (String line : scrape.split("\n")) {
