@@ -69,6 +69,16 @@ class TlsKeyFilesTest {
     }
 
     @Test
+    void aKeyStoreWithoutItsPasswordIsSaidSo() {
+        assertThatThrownBy(() -> create(o -> o.tlsKeyStore(server.p12(), null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tls-keystore " + server.p12() + ": its private key cannot be read without a password; set"
+                        + " tls-keystore-password (brisk.tls-keystore-password / BRISK_TLS_KEYSTORE_PASSWORD)");
+        assertThatThrownBy(() -> create(o -> o.tlsKeyStore(server.p12(), "")))
+                .hasMessageStartingWith("tls-keystore " + server.p12() + ": ");
+    }
+
+    @Test
     void optionsThatDoNotGoTogetherAreRefused() {
         assertThatThrownBy(() -> ServerOptions.builder().tlsPem(server.certPem(), null).build())
                 .hasMessage("tls-cert and tls-key (BRISK_TLS_CERT, BRISK_TLS_KEY) go together: give both, or tls-keystore");

@@ -78,7 +78,20 @@ final class KeyMaterial {
         }
         boolean hasKey = false;
         for (String alias : java.util.Collections.list(ks.aliases())) {
-            hasKey |= ks.isKeyEntry(alias);
+            if (ks.isKeyEntry(alias)) {
+                hasKey = true;
+                // a store read without its password loads, but its keys do not: say so here, with the file
+                try {
+                    ks.getKey(alias, password == null ? new char[0] : password.toCharArray());
+                } catch (java.security.UnrecoverableKeyException e) {
+                    throw new IllegalArgumentException("tls-keystore " + file + ": its private key cannot be read "
+                            + (password == null || password.isEmpty()
+                                    ? "without a password; set tls-keystore-password (brisk.tls-keystore-password /"
+                                            + " BRISK_TLS_KEYSTORE_PASSWORD)"
+                                    : "with tls-keystore-password (a wrong password, or a key with a password of"
+                                            + " its own)"), e);
+                }
+            }
         }
         if (!hasKey) {
             throw new IllegalArgumentException("tls-keystore " + file + " holds no private key");
