@@ -27,6 +27,22 @@ public interface ServerMetrics {
      */
     long tlsHandshakeFailures();
 
+    /**
+     * {@return times changed TLS key files were loaded and put in use (0 without TLS or an
+     * implementation that does not track it)}
+     */
+    default long tlsReloads() {
+        return 0;
+    }
+
+    /**
+     * {@return changes of the TLS key files that could not be used, each counted once (the old key
+     * stayed in use; a half-written file, a key that is not the certificate's, ...)}
+     */
+    default long tlsReloadFailures() {
+        return 0;
+    }
+
     /** {@return connections closed because a timeout expired (header, body, idle, write)} */
     long connectionsTimedOut();
 

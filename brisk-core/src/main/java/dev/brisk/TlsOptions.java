@@ -9,7 +9,7 @@ import java.util.Set;
  * The TLS settings of a server ({@link ServerOptions#tls()}): the options {@code tls-*}. TLS is on
  * when a key is given, as PEM files (a certificate chain and a PKCS#8 private key) or as a PKCS#12
  * key store, never both. Only TLS 1.3 and 1.2 are offered. The files are read at start and read again
- * when they change (checked when a connection opens, at most once every {@code reloadInterval}), so
+ * when they change (checked every {@code reloadInterval} by a watcher, connections or not), so
  * a renewed certificate is used by new connections without a restart; open connections keep theirs.
  *
  * @param certificate PEM file with the certificate chain, the server's own first ({@code tls-cert})

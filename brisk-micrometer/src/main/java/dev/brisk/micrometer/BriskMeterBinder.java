@@ -120,6 +120,14 @@ public final class BriskMeterBinder implements MeterBinder {
                 ServerMetrics::slowResponses, Tags.of("direction", "response"));
         counter(registry, "brisk.accept.pauses", "times accepting paused at max-connections",
                 ServerMetrics::acceptPauses, Tags.empty());
+        counter(registry, "brisk.tls.handshakes", "TLS handshakes by outcome", ServerMetrics::tlsHandshakes,
+                Tags.of("outcome", "finished"));
+        counter(registry, "brisk.tls.handshakes", "TLS handshakes by outcome", ServerMetrics::tlsHandshakeFailures,
+                Tags.of("outcome", "failed"));
+        counter(registry, "brisk.tls.reloads", "changed TLS key files by outcome (failed: the old key stayed)",
+                ServerMetrics::tlsReloads, Tags.of("outcome", "loaded"));
+        counter(registry, "brisk.tls.reloads", "changed TLS key files by outcome (failed: the old key stayed)",
+                ServerMetrics::tlsReloadFailures, Tags.of("outcome", "failed"));
         for (int cls = 1; cls <= 5; cls++) {
             int c = cls;
             counter(registry, "brisk.requests", "responses sent by status class", m -> m.requests(c),

@@ -163,8 +163,10 @@ class BriskMicrometerTest {
                 "brisk_compressed_file_cache_hits_total", "brisk_compressed_file_cache_bytes",
                 "brisk_websocket_sessions_opened_total",
                 "brisk_websocket_sessions_active", "brisk_websocket_messages_total", "brisk_websocket_closed_total",
-                "brisk_websocket_buffered_bytes", "brisk_protocol_requests_total");
+                "brisk_websocket_buffered_bytes", "brisk_protocol_requests_total", "brisk_tls_handshakes_total",
+                "brisk_tls_reloads_total");
         String scrape = registry.scrape();
+        assertThat(value(scrape, "brisk_tls_handshakes_total{outcome=\"failed\"}")).as("no TLS here").isZero();
         assertThat(value(scrape, "brisk_websocket_messages_total{direction=\"in\"}")).isZero();
         assertThat(value(scrape, "brisk_websocket_closed_total{reason=\"slow_receiver\"}")).isZero();
     }

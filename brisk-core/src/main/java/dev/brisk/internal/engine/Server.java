@@ -313,6 +313,9 @@ public final class Server implements TransportHost {
     }
 
     private void startExecutors() {
+        if (tls != null) {
+            tls.startWatching(); // both start paths come here once listening
+        }
         // unnamed: a numbered name is a string built per request, a few percent of the CPU of a small handler
         virtualThreads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory());
         ExecutorService workers = userWorkers;
@@ -508,5 +511,8 @@ public final class Server implements TransportHost {
             accessLog.close(); // after the loops: they wrote the last lines
         }
         closeSpool();
+        if (tls != null) {
+            tls.stopWatching();
+        }
     }
 }

@@ -36,6 +36,8 @@ public final class MetricsView implements ServerMetrics {
     @Override public int connectionsActive() { return activeConnections.getAsInt(); }
     @Override public long acceptPauses() { return stats.acceptPauses.sum(); }
     @Override public long tlsHandshakes() { return stats.tls.handshakes(); }
+    @Override public long tlsReloads() { return stats.tls.reloads(); }
+    @Override public long tlsReloadFailures() { return stats.tls.reloadFailures(); }
     @Override public long tlsHandshakeFailures() { return stats.tls.failures(); }
     @Override public long connectionsTimedOut() { return stats.connectionsTimedOut(); }
     @Override public long slowRequestBodies() { return stats.slowRequestBodies(); }

@@ -9,19 +9,25 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
 /**
  * A server's TLS: the context its key files make, the parameters every connection gets (TLS 1.3 and
- * 1.2 only, ALPN {@code h2} and {@code http/1.1} or {@code http/1.1} alone, client authentication), and the reload of the key files when they
- * change (their contents, not their times). The files are checked at most once per {@code tls-reload-interval}, when a connection
- * opens; a change is read on a virtual thread, and only a context that loads replaces the one in use
- * (a failure is logged, and the old key stays). Connections keep the context they started with.
+ * 1.2 only, ALPN {@code h2} and {@code http/1.1} or {@code http/1.1} alone, client authentication), and
+ * the reload of the key files when they change (their contents, not their times). A watcher checks
+ * them every {@code tls-reload-interval} while the server runs, whether connections arrive or not, so
+ * the first connection after a change already gets the new key once the check has run; only a context
+ * that loads replaces the one in use (a failure is logged and counted, and the old key stays).
+ * Connections keep the context they started with.
  *
- * <p>Threads: {@link #open} on any loop thread; the reload on a virtual thread of its own.
+ * <pre>
+ *   created (files read) --startWatching--> watching --stopWatching--> stopped
+ * </pre>
+ *
+ * <p>Threads: {@link #open} on any loop thread; the watcher is a virtual thread of its own;
+ * {@link #checkNow} any thread (one check at a time).
  */
 public final class ServerTls implements ProtocolFactory {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
@@ -34,11 +40,14 @@ public final class ServerTls implements ProtocolFactory {
     private final long writeTimeoutNanos;
     private final long reloadNanos;
     private final List<Path> files;
-    private final AtomicBoolean reloading = new AtomicBoolean();
     private volatile SSLContext context;
-    private volatile String stamp;
-    private volatile long checkedAt;
-    private volatile long reloads;
+    /** Held by a check: one at a time. */
+    private final Object checking = new Object();
+    /** The files' contents last loaded; under {@code checking}. */
+    private String stamp;
+    /** The files' contents that last failed to load (logged once); under {@code checking}. */
+    private String failedStamp;
+    private Thread watcher;
 
     /**
      * Reads the key files now.
@@ -60,13 +69,35 @@ public final class ServerTls implements ProtocolFactory {
         this.files = KeyMaterial.files(options);
         this.stamp = stamp(files);
         this.context = KeyMaterial.context(options);
-        this.checkedAt = System.nanoTime();
+    }
+
+    /** Starts checking the key files every {@code tls-reload-interval} (never when it is 0). Call once. */
+    public synchronized void startWatching() {
+        if (reloadNanos == 0 || watcher != null) {
+            return;
+        }
+        watcher = Thread.ofVirtual().name("brisk-tls-reload").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(reloadNanos); // a period, not a wait for a condition
+                } catch (InterruptedException e) {
+                    return;
+                }
+                checkNow();
+            }
+        });
+    }
+
+    /** Stops the checks (the server closes). Idempotent. */
+    public synchronized void stopWatching() {
+        if (watcher != null) {
+            watcher.interrupt();
+        }
     }
 
     /** Starts TLS on a new connection. Its loop thread. */
     @Override
     public Protocol open(Wire plain) {
-        maybeReload();
         return TlsWire.open(plain, engine(context, alpn), next, counters, handshakeNanos, writeTimeoutNanos);
     }
 
@@ -77,18 +108,15 @@ public final class ServerTls implements ProtocolFactory {
         if (busyNext == null) {
             return null;
         }
-        return plain -> {
-            maybeReload();
-            return TlsWire.open(plain, engine(context, HTTP1_ONLY), busyNext, counters, handshakeNanos,
-                    writeTimeoutNanos);
-        };
+        return plain -> TlsWire.open(plain, engine(context, HTTP1_ONLY), busyNext, counters, handshakeNanos,
+                writeTimeoutNanos);
     }
 
     private static final String[] HTTP1_ONLY = {"http/1.1"};
 
     /** {@return how many times changed key files were loaded and put in use} */
     public long reloads() {
-        return reloads;
+        return counters.reloads();
     }
 
     private SSLEngine engine(SSLContext ctx, String[] alpn) {
@@ -123,29 +151,13 @@ public final class ServerTls implements ProtocolFactory {
                 .toArray(String[]::new);
     }
 
-    private void maybeReload() {
-        long now = System.nanoTime();
-        if (reloadNanos == 0 || now - checkedAt < reloadNanos || !reloading.compareAndSet(false, true)) {
-            return;
-        }
-        checkedAt = now;
-        Thread.ofVirtual().name("brisk-tls-reload").start(() -> {
-            try {
-                String s = stamp(files);
-                if (!s.equals(stamp)) {
-                    reload(s);
-                }
-            } finally {
-                reloading.set(false);
-            }
-        });
-    }
-
-    /** Checks the files at once (not waiting for a connection); for tests and operators. */
+    /** Checks the files now, and loads them when they changed; the watcher's step, and for tests. */
     public void checkNow() {
-        String s = stamp(files);
-        if (!s.equals(stamp)) {
-            reload(s);
+        synchronized (checking) {
+            String s = stamp(files);
+            if (!s.equals(stamp)) {
+                reload(s);
+            }
         }
     }
 
@@ -153,12 +165,17 @@ public final class ServerTls implements ProtocolFactory {
         try {
             context = KeyMaterial.context(options);
             stamp = s;
-            reloads++;
+            counters.reloaded();
             LOG.log(System.Logger.Level.INFO, "TLS key files changed: new connections use the new key");
         } catch (RuntimeException e) {
-            // a half-written file is the usual cause: the next check tries again
-            LOG.log(System.Logger.Level.ERROR, "TLS key files changed but cannot be used; the old key stays: "
-                    + e.getMessage());
+            // a half-written file is the usual cause: the next check tries again (and logs again only
+            // when the files change once more)
+            if (!s.equals(failedStamp)) {
+                failedStamp = s;
+                counters.reloadFailed();
+                LOG.log(System.Logger.Level.ERROR, "TLS key files changed but cannot be used; the old key stays: "
+                        + e.getMessage());
+            }
         }
     }
 
