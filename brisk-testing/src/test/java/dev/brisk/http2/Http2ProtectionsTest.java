@@ -436,6 +436,69 @@ class Http2ProtectionsTest {
         assertThat(handled).as("the refused request reached no handler").hasValue(0);
     }
 
+    /** {@code max-request-line} bounds HTTP/2's :method and :path as the HTTP/1.1 request line they stand for. */
+    @Test
+    void aPathPastMaxRequestLineIs414AsOverHttp1() throws Exception {
+        start(cfg -> cfg.options().maxRequestLine(1024));
+        String fits = "/hello?" + "a".repeat(1024 - "GET /hello? HTTP/1.1".length());
+        String over = fits + "a";
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, over);
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(414);
+            c.get(3, fits);
+            assertThat(c.await(on(HEADERS, 3)).status()).as("the line at the limit").isEqualTo(200);
+        }
+        try (dev.brisk.testing.RawConnection c = dev.brisk.testing.RawConnection.open("127.0.0.1", app.port())) {
+            c.send("GET " + over + " HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().status()).as("the same request over HTTP/1.1").isEqualTo(414);
+        }
+        try (dev.brisk.testing.RawConnection c = dev.brisk.testing.RawConnection.open("127.0.0.1", app.port())) {
+            c.send("GET " + fits + " HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(200);
+        }
+    }
+
+    /** Trailers past the header-list size are 431, as HTTP/1.1's past max-header-size: the handler never runs. */
+    @Test
+    void trailersPastTheHeaderListSizeAre431() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        start(cfg -> {
+            cfg.options().h2MaxHeaderListSize(4096);
+            cfg.post("/count", ctx -> ctx.text("handled " + handled.incrementAndGet() + " " + ctx.body().length));
+            cfg.post("/streamed", ctx -> ctx.text("read " + ctx.bodyAsStream().readAllBytes().length)).streamBody();
+        });
+        String[] big = new String[2 * 10];
+        for (int i = 0; i < big.length; i += 2) {
+            big[i] = "x-trailer-" + i;
+            big[i + 1] = "v".repeat(600);
+        }
+        ByteArrayOutputStream trailers = new ByteArrayOutputStream();
+        for (int i = 0; i < big.length; i += 2) {
+            H2Conn.literal(trailers, big[i], big[i + 1]);
+        }
+        ByteArrayOutputStream small = new ByteArrayOutputStream();
+        H2Conn.literal(small, "x-checksum", "abc");
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, false, H2Conn.request("POST", "/count"));
+            c.data(1, false, new byte[10]);
+            c.headers(1, true, trailers.toByteArray());
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(431);
+
+            c.headers(3, false, H2Conn.request("POST", "/count"));
+            c.data(3, false, new byte[10]);
+            c.headers(3, true, small.toByteArray());
+            assertThat(c.await(on(HEADERS, 3)).status()).as("small trailers").isEqualTo(200);
+
+            c.headers(5, false, H2Conn.request("POST", "/streamed"));
+            c.data(5, false, new byte[10]);
+            c.headers(5, true, trailers.toByteArray());
+            assertThat(c.await(on(HEADERS, 5)).status()).as("a streamed body's reader fails with it").isEqualTo(431);
+            c.get(7, "/hello");
+            assertThat(c.await(on(HEADERS, 7)).status()).isEqualTo(200);
+        }
+        assertThat(handled).as("only the request with small trailers was handled").hasValue(1);
+    }
+
     /**
      * Trailers ending a stream already refused (its answer still waiting for window): no handler runs, and
      * a stream refused before it had an exchange (431 here) does not take the connection down.

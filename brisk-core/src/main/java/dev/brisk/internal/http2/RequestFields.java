@@ -207,6 +207,14 @@ final class RequestFields implements HpackDecoder.Sink {
         return tooLarge;
     }
 
+    /**
+     * {@return the length of the HTTP/1.1 request line this request stands for ({@code method SP path
+     * SP HTTP/1.1}), which {@code max-request-line} bounds on both protocols alike}
+     */
+    int requestLineLength() {
+        return (methodEnd - methodStart) + 1 + Math.max(0, pathEnd - pathStart) + 9;
+    }
+
     /** Whether the request is a HEAD (its answers, the engine's refusals too, have no body). */
     boolean isHead() {
         return methodEnd - methodStart == 4 && same(head, methodStart, "HEAD");

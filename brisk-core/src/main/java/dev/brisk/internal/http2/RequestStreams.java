@@ -166,6 +166,11 @@ final class RequestStreams implements FrameReader.StreamFrames {
             refuse(s, 431, "Request header fields too large");
             return;
         }
+        if (fields.requestLineLength() > shared.options.maxRequestLine()) {
+            // as an HTTP/1.1 request line would be: the same request is refused alike on both protocols
+            refuse(s, 414, "Request target is longer than " + shared.options.maxRequestLine() + " bytes");
+            return;
+        }
         if (fields.isConnect()) {
             refuse(s, 501, "CONNECT is not supported");
             return;
@@ -203,6 +208,17 @@ final class RequestStreams implements FrameReader.StreamFrames {
             resetStream(s, H2.STREAM_CLOSED, true);
         } else if (!block.endStream() || fields.malformed() != null) {
             resetStream(s, H2.PROTOCOL_ERROR, true);
+        } else if (fields.tooLarge()) {
+            // as HTTP/1.1's trailer section past max-header-size: 431, whatever came before
+            s.remoteClosed = true;
+            if (s.streamed != null) {
+                bodies.failStreamed(s, 431, "Trailer fields too large");
+            } else if (!s.responded && !s.localClosed) {
+                bodies.dropBody(s);
+                refuse(s, 431, "Trailer fields too large");
+            } else if (s.localClosed) {
+                sent(s);
+            }
         } else {
             s.remoteClosed = true;
             if (s.localClosed) {
