@@ -87,8 +87,10 @@ public interface ServerMetrics {
     /**
      * Responses per route, keyed {@code "GET /users/{id}"} (method and template, never the raw path), by
      * status class: {@code counts[c]} for {@code c}xx, {@code c} from 1 to 5 (index 0 unused), the
-     * {@code 503}s load shedding answered for a route included (its clients saw them). Requests no route
-     * matched (404, 405) and fast-static answers are not in it.
+     * {@code 503}s load shedding answered for a route included (its clients saw them), and so are the
+     * engine's refusals of a request already routed ({@code 413} for its body, {@code 408} mid-body) and
+     * fast-static answers (under their path, on every protocol). Requests no route matched (404, 405)
+     * and refusals before routing (a malformed head, {@code 414}, {@code 431}) are not in it.
      *
      * @return a snapshot, route to counts
      */

@@ -28,6 +28,7 @@ class ServerMetricsTest {
             cfg.get("/boom", ctx -> {
                 throw new IllegalStateException("boom");
             });
+            cfg.post("/small", ctx -> ctx.text("taken")).maxBodySize(10);
         })) {
             ServerMetrics m = server.app().metrics();
             for (int i = 0; i < 5; i++) {
@@ -48,19 +49,24 @@ class ServerMetricsTest {
             for (String id : new String[] {"1", "2", "0", "secret-raw-path"}) {
                 server.get("/users/" + id);
             }
-            assertThat(m.requestsByRoute()).containsOnlyKeys("GET /health", "GET /hello", "GET /users/{id}", "GET /boom");
+            assertThat(server.post("/small", "text/plain", "x".repeat(100)).statusCode()).isEqualTo(413);
+            assertThat(m.requestsByRoute()).containsOnlyKeys("GET /health", "GET /hello", "GET /users/{id}", "GET /boom",
+                    "POST /small");
+            assertThat(m.requestsByRoute().get("POST /small")).as("refused once routed: the route's")
+                    .containsExactly(0, 0, 0, 0, 1, 0);
             assertThat(m.requestsByRoute().get("GET /users/{id}")).containsExactly(0, 0, 3, 0, 1, 0);
             assertThat(m.requestsByRoute().get("GET /hello")[2]).isEqualTo(5);
             assertThat(m.requestsByRoute().get("GET /boom")[5]).isEqualTo(1);
-            assertThat(m.requestsByRoute().get("GET /health")[2]).isZero(); // answered fast-static, not routed
+            assertThat(m.requestsByRoute().get("GET /health")[2]).as("fast-static, under its route").isEqualTo(1);
 
             assertThat(m.requests(2)).isEqualTo(9);
-            assertThat(m.requests(4)).isEqualTo(4); // 404 (missing), 404 (user 0), 400, 414
+            assertThat(m.requests(4)).isEqualTo(5); // 404 (missing), 404 (user 0), 400, 414, 413
             assertThat(m.requests(5)).isEqualTo(1);
-            assertThat(m.requests()).isEqualTo(14);
-            assertThat(m.parseErrors()).containsEntry("bad-request", 1L).containsEntry("uri-too-long", 1L);
-            // refusals during parsing have no latency; every other response has one (fast-static: ~0)
-            assertThat(m.latencyCounts().stream().mapToLong(Long::longValue).sum()).isEqualTo(m.requests() - 2);
+            assertThat(m.requests()).isEqualTo(15);
+            assertThat(m.parseErrors()).containsEntry("bad-request", 1L).containsEntry("uri-too-long", 1L)
+                    .containsEntry("body-too-large", 1L);
+            // refusals have no latency; every other response has one (fast-static: ~0)
+            assertThat(m.latencyCounts().stream().mapToLong(Long::longValue).sum()).isEqualTo(m.requests() - 3);
             assertThat(m.latencyCounts()).hasSize(m.latencyBucketBoundsNanos().size() + 1);
             assertThat(m.latencySumNanos()).isPositive();
             assertThat(m.bytesIn()).isGreaterThan(9_000);

@@ -65,7 +65,10 @@ final class Recorder {
      */
     void responded(int kind, int status, Exchange ex, FastRoutes.Entry fast, String requestId, long bodyBytes) {
         switch (kind) {
-            case FAST -> wire.counters().response(status, 0); // answered at once: not worth a clock read
+            case FAST -> {
+                wire.counters().response(status, 0); // answered at once: not worth a clock read
+                fast.stats().response(status); // as when its route serves it (HTTP/2, a GET with a body)
+            }
             case ANSWERED -> {
                 wire.counters().response(status, System.nanoTime() - headAt);
                 if (ex.route() != null) {
@@ -78,7 +81,12 @@ final class Recorder {
                     ex.route().stats().response(status); // a route's error rate includes its shed answers
                 }
             }
-            default -> wire.counters().parseError(status);
+            default -> {
+                wire.counters().parseError(status);
+                if (ex != null && ex.route() != null) {
+                    ex.route().stats().response(status); // refused once routed (413, 408 mid-body): the route's too
+                }
+            }
         }
         wire.counters().http1Response();
         if (accessLog != null && wire.accessLogSampler().take(status)) {

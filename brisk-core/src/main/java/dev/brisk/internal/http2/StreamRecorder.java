@@ -52,7 +52,12 @@ final class StreamRecorder {
                     ex.route().stats().response(status); // a route's error rate includes its shed answers
                 }
             }
-            default -> wire.counters().parseError(status);
+            default -> {
+                wire.counters().parseError(status);
+                if (ex != null && ex.route() != null) {
+                    ex.route().stats().response(status); // refused once routed (413, 408 mid-body): the route's too
+                }
+            }
         }
         wire.counters().http2Response(tls);
         if (accessLog != null && wire.accessLogSampler().take(status)) {

@@ -21,9 +21,21 @@ public final class FastRoutes {
     private final PathTable<Entry> table;
     private final int size;
 
+    /** Routes whose answers count in counters of their own (for tests). */
     public FastRoutes(Map<String, StaticResponse> routes) {
+        this(routes, Map.of());
+    }
+
+    /**
+     * @param routes the answers by exact path
+     * @param stats the counters each path's answers count in: its normal route's, so a route's counts
+     *     are the same whichever path served it (fast here, or through the route on HTTP/2); a path
+     *     missing here gets counters of its own
+     */
+    public FastRoutes(Map<String, StaticResponse> routes, Map<String, RouteStats> stats) {
         Map<String, Entry> entries = new LinkedHashMap<>();
-        routes.forEach((path, response) -> entries.put(path, new Entry(path, response)));
+        routes.forEach((path, response) -> entries.put(path,
+                new Entry(path, response, stats.getOrDefault(path, new RouteStats()))));
         table = new PathTable<>(entries);
         size = routes.size();
     }
@@ -42,13 +54,20 @@ public final class FastRoutes {
         private final String path;
         private final StaticResponse response;
         private final int bodyLength;
+        private final RouteStats stats;
         private volatile Prebuilt prebuilt;
 
-        Entry(String path, StaticResponse response) {
+        Entry(String path, StaticResponse response, RouteStats stats) {
             this.path = path;
+            this.stats = stats;
             this.response = response;
             this.bodyLength = response.body().length;
             this.prebuilt = build(response, HttpDate.now());
+        }
+
+        /** The counters this entry's answers count in (its route's). */
+        public RouteStats stats() {
+            return stats;
         }
 
         /** The exact path this entry answers (also its route template). */

@@ -508,16 +508,19 @@ public final class AppConfig implements BriskConfig {
                 guarded.put(compiled, mw);
             }
         }
+        Map<String, dev.brisk.internal.routing.RouteStats> fastStats = new HashMap<>();
         for (Map.Entry<String, StaticResponse> f : fast.entrySet()) {
             // also a normal route, so other methods get 405/OPTIONS and a GET with a body is served
             // (the fast path only takes body-less GET and HEAD)
-            router.add(new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
-                    Dispatch.EVENT_LOOP, true));
+            CompiledRoute normal = new CompiledRoute(Method.GET, f.getKey(), List.of(), Chains.serving(f.getValue()),
+                    Dispatch.EVENT_LOOP, true);
+            router.add(normal);
+            fastStats.put(f.getKey(), normal.stats());
         }
         RequestServices services = new RequestServices(codec, opts.forms(), corsByRoute);
         Routing routing = new Routing(router, chains, guarded, services, opts.dispatch());
         EncodedFiles encodedFiles = new EncodedFiles(opts.compressedFileCache()); // one bound for every mount
         Dispatcher dispatcher = new Dispatcher(new ChainRunner(after, failures, encodedFiles));
-        return new App(routing, dispatcher, new FastRoutes(fast), readiness, webSockets, services, encodedFiles);
+        return new App(routing, dispatcher, new FastRoutes(fast, fastStats), readiness, webSockets, services, encodedFiles);
     }
 }
