@@ -436,6 +436,23 @@ class Http2ProtectionsTest {
         assertThat(handled).as("the refused request reached no handler").hasValue(0);
     }
 
+    /** A stream the client resets while its handler runs is still counted and logged once, as over HTTP/1.1. */
+    @Test
+    void aStreamResetDuringItsHandlerIsStillCounted() throws Exception {
+        start(cfg -> { });
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.get(1, "/slow");
+            assertThat(dev.brisk.testing.Within.within(5_000, () -> slowStarted.get() == 1)).isTrue();
+            c.rst(1, 8); // CANCEL, as a browser that navigates away
+            c.get(3, "/hello");
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+            assertThat(dev.brisk.testing.Within.within(5_000, () -> {
+                long[] slow = app.metrics().requestsByRoute().get("GET /slow");
+                return slow != null && slow[2] == 1 && app.metrics().requestsByProtocol().get("h2c") == 2;
+            })).as("the reset stream's answer counted under its route and its protocol").isTrue();
+        }
+    }
+
     /** {@code max-request-line} bounds HTTP/2's :method and :path as the HTTP/1.1 request line they stand for. */
     @Test
     void aPathPastMaxRequestLineIs414AsOverHttp1() throws Exception {

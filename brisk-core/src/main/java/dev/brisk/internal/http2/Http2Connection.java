@@ -306,6 +306,9 @@ final class Http2Connection implements Protocol {
     /** The handler's answer on {@code s} is ready. Loop thread. */
     void respond(Http2Stream s, Exchange ex) {
         if (state >= CLOSING || s.closed || s.responded) {
+            if (!s.responded) {
+                sender.dropped(s, ex); // reset by the client, or the connection ends: still one log line, as over HTTP/1.1
+            }
             Exchange.closeQuietly(ex.responseStream());
             ex.release();
             return;
