@@ -155,6 +155,9 @@ public final class ServerTls implements ProtocolFactory {
     public void checkNow() {
         synchronized (checking) {
             String s = stamp(files);
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the watcher stopped mid-read: what it read may be a failed read, not a change
+            }
             if (!s.equals(stamp)) {
                 reload(s);
             }
