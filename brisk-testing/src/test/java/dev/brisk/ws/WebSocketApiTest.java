@@ -350,6 +350,44 @@ class WebSocketApiTest {
         }
 
         /**
+         * A peer that reads its echoes below {@code min-response-rate}, well within the outbound limit: on
+         * every engine a receiver too slow (1008, counted), also where a selector loop's scan finds it (it
+         * closed the connection there with 1006, uncounted as a WebSocket receiver).
+         */
+        @Test
+        void aPeerBelowTheMinimumResponseRateIsASlowReceiverOnEveryEngine() throws Exception {
+            AtomicReference<String> closedWith = new AtomicReference<>();
+            CountDownLatch closed = new CountDownLatch(1);
+            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
+                cfg.options().minResponseRate(64 * 1024).rateGrace(Duration.ofSeconds(1)).rateWindow(Duration.ofSeconds(1))
+                        .writeTimeout(Duration.ofSeconds(30)).wsOutboundLimit(64L << 20).wsCloseTimeout(Duration.ofMillis(500));
+                cfg.ws("/echo", w -> w
+                        .onBinary((s, data) -> s.sendBinary(data))
+                        .onClose((s, code, reason) -> {
+                            closedWith.set(code + " " + reason);
+                            closed.countDown();
+                        }));
+            }); RawWs c = RawWs.open(t.port(), "/echo")) {
+                c.socket.setReceiveBufferSize(8 * 1024);
+                byte[] big = new byte[900_000];
+                Thread sender = Thread.ofVirtual().start(() -> {
+                    try {
+                        for (int i = 0; i < 12 && closed.getCount() > 0; i++) {
+                            c.send(true, 0, 2, big); // reads nothing back
+                        }
+                    } catch (java.io.IOException ended) {
+                        // the server closed: what this test waits for
+                    }
+                });
+                assertThat(closed.await(20, TimeUnit.SECONDS)).as("closed").isTrue();
+                assertThat(closedWith.get()).startsWith("1008");
+                assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
+                assertThat(t.app().metrics().slowResponses()).isEqualTo(1);
+                sender.join(Duration.ofSeconds(10));
+            }
+        }
+
+        /**
          * A peer that reads nothing at all, sent 16 MiB (well within the outbound limit): the write makes no
          * progress for {@code write-timeout}, and on every engine the session ends as a receiver too slow —
          * 1008, counted — as the blocking engine's timed-out write always said; the selector loops said 1006.

@@ -247,6 +247,15 @@ public final class TlsWire implements Wire, Protocol {
      * Idempotent; also what the protocol above calls as its wire's close. A close while records are still
      * going out (a server stopping) closes the plain wire at once.
      */
+    /** The protocol above ends its too slow peer its own way (it closes this wire as it does). */
+    @Override
+    public void tooSlow() {
+        if (upper != null && !closed) {
+            upper.tooSlow();
+        }
+        close();
+    }
+
     @Override
     public void close() {
         if (closed) {

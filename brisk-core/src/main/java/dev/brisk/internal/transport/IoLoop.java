@@ -190,7 +190,7 @@ public final class IoLoop implements Runnable {
                         if (w.sendTooSlow(now)) {
                             counters.slowResponse();
                             w.discardUnsent();
-                            w.protocol.close();
+                            w.protocol.tooSlow();
                         } else {
                             w.protocol.onTimer(now);
                         }

@@ -33,6 +33,15 @@ public interface Protocol {
     /** Closes the protocol and its wire. Idempotent. */
     void close();
 
+    /**
+     * The client took response bytes below {@code min-response-rate} (a selector loop's scan found it;
+     * the send is discarded already): close, as the protocol ends such a peer. By default
+     * {@link #close}; a WebSocket session ends as a receiver too slow (1008, counted).
+     */
+    default void tooSlow() {
+        close();
+    }
+
     boolean isClosed();
 
     /** Nothing in progress and nothing buffered: closing now loses nothing. */

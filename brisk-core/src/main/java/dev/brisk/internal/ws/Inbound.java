@@ -8,8 +8,8 @@ import java.util.Arrays;
  * joined across fragments (checking that they follow each other correctly), checked as UTF-8 as they
  * arrive (text, uncompressed) or once inflated (text, compressed), and bounded by
  * {@code ws-max-message-size} before a byte beyond it is held. A message's bytes are reserved from the
- * server's {@link MemoryBudget} as its buffer grows; the reservation goes with the whole message to the
- * {@link Listener}.
+ * server's {@link MemoryBudget} as its buffer grows with the bytes that arrive (never for a length a
+ * frame header only announces); the reservation goes with the whole message to the {@link Listener}.
  *
  * <p>One per connection, on the thread reading it. Pure apart from the budget: bytes in, messages out.
  */
@@ -43,6 +43,8 @@ final class Inbound {
     private byte[] buf;
     private int len;
     private long reserved;
+    /** Where the current data frame's payload ends in the message ({@link #len} once it is all here). */
+    private int frameEndsAt;
     private boolean discard;
 
     /** @param inflater the session's decompressor when permessage-deflate was agreed, else null */
@@ -117,19 +119,24 @@ final class Inbound {
         if (discard) {
             return;
         }
-        long need = len + parser.length();
-        if (need > maxMessage) {
+        long end = len + parser.length();
+        if (end > maxMessage) {
             throw new ProtocolError(CloseCodes.TOO_BIG, "message larger than " + maxMessage + " bytes");
         }
-        if (buf == null || buf.length < need) {
-            grow((int) need, parser.fin());
-        }
+        // nothing is reserved for what the header only announces: a client that declares a large frame
+        // and sends little holds little (the buffer grows with the bytes that come)
+        frameEndsAt = (int) end;
     }
 
-    /** Room for {@code need} bytes: exactly, for a message's last frame; else with room to grow. */
-    private void grow(int need, boolean last) throws ProtocolError {
+    /**
+     * Room for {@code need} bytes, doubling (at least 1 KiB) so copies stay few, but never past the
+     * message's size where it is known (its last frame) nor past {@code ws-max-message-size}: what is
+     * reserved is at most twice what arrived.
+     */
+    private void grow(int need) throws ProtocolError {
         int old = buf == null ? 0 : buf.length;
-        int cap = last ? need : (int) Math.min(maxMessage, Math.max(need, Math.max(1024, old * 2L)));
+        int bound = parser.fin() ? frameEndsAt : maxMessage;
+        int cap = (int) Math.min(bound, Math.max(need, Math.max(1024, old * 2L)));
         if (!budget.reserve(cap - old)) {
             throw new ProtocolError(CloseCodes.TRY_AGAIN_LATER, "the server holds too many messages");
         }
@@ -145,6 +152,9 @@ final class Inbound {
         }
         if (discard) {
             return;
+        }
+        if (buf == null || len + n > buf.length) {
+            grow(len + n);
         }
         System.arraycopy(a, off, buf, len, n);
         len += n;

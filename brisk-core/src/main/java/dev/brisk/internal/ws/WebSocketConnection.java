@@ -525,6 +525,14 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
         ended("connection lost while writing: " + e.getMessage());
     }
 
+    /** A selector loop found the peer taking bytes below {@code min-response-rate}: a receiver too slow. */
+    @Override
+    public void tooSlow() {
+        if (state != CLOSED) {
+            endTooSlow();
+        }
+    }
+
     /** A write the peer did not take in time ended the session: 1008, counted once (a refused send counted already). */
     private void endTooSlow() {
         if (!sender.tooSlow()) {

@@ -665,7 +665,7 @@ final class UringLoop implements Runnable {
             if (w.sendTooSlow(now)) {
                 counters.slowResponse();
                 w.discardUnsent();
-                w.protocol.close();
+                w.protocol.tooSlow();
                 w.abandonSend(); // its bytes are not waited for: the client is too slow for them
             } else if (!w.protocol.isClosed()) {
                 w.protocol.onTimer(now);
