@@ -50,7 +50,8 @@ public interface WebSocketSession {
     /**
      * Starts the closing handshake: messages already sent go out first, then a close frame with
      * {@code code} and {@code reason}; the connection ends when the peer answers (or after
-     * {@code ws-close-timeout}). Later calls, and calls on a closed session, do nothing.
+     * {@code ws-close-timeout}). From its return {@link #isOpen} is false and a send fails as on a
+     * closed session, whichever thread closed it. Later calls, and calls on a closed session, do nothing.
      *
      * @param code 1000, or 3000-4999 for the application's own codes
      * @param reason a short reason, cut to 123 bytes of UTF-8; may be empty

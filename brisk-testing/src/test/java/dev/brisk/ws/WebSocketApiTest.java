@@ -137,6 +137,27 @@ class WebSocketApiTest {
             }
         }
 
+        /** After {@code close()} returns, the session is closed for sending, whichever thread the loop is on. */
+        @Test
+        void aSendAfterCloseFailsEveryTime() throws Exception {
+            LinkedBlockingQueue<String> seen = new LinkedBlockingQueue<>();
+            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> cfg.ws("/closing", w -> w
+                    .onText((s, x) -> {
+                        s.sendText("before");
+                        s.close(4000, "bye");
+                        seen.add("open=" + s.isOpen() + " sent=" + !s.sendText("after").isCompletedExceptionally());
+                    })).dispatch(Dispatch.VIRTUAL_THREADS))) {
+                for (int i = 0; i < 10; i++) {
+                    try (JdkWsClient c = JdkWsClient.connect(ws(t, "/closing"))) {
+                        c.socket.sendText("go", true);
+                        assertThat(c.nextText()).isEqualTo("before");
+                        assertThat(c.next(10).closeCode()).as("the close right after, nothing between").isEqualTo(4000);
+                    }
+                    assertThat(seen.poll(10, TimeUnit.SECONDS)).as("attempt " + i).isEqualTo("open=false sent=false");
+                }
+            }
+        }
+
         @Test
         void handlersRunInOrderAndCloseCodesReachBothSides() throws Exception {
             LinkedBlockingQueue<String> events = new LinkedBlockingQueue<>();

@@ -61,6 +61,8 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
     private final long closeNanos;
     private final Heartbeat heartbeat;
     private volatile int state = OPEN;
+    /** The app asked to close ({@link #closeBy}): sends are refused from then on, before the loop sends the close. */
+    private volatile boolean closeAsked;
     private static final int NO_REPLY = -1;
     /** The peer's close code once its close came (answered at once, or after the handlers before it). */
     private int replyCode = NO_REPLY;
@@ -357,6 +359,7 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     /** The server closes: {@code code} and {@code reason} go out after what was already sent. Any thread. */
     void closeBy(int code, String reason) {
+        closeAsked = true; // from here on no send is taken, whichever thread asked and when the loop acts
         if (wire.inLoop()) {
             initiate(code, reason);
         } else {
@@ -626,9 +629,9 @@ public final class WebSocketConnection implements Protocol, Inbound.Listener {
 
     // ---- what a transport asks ------------------------------------------------------------------------
 
-    /** Whether the session is open for sending. Any thread. */
+    /** Whether the session is open for sending: open, and its app has not asked to close it. Any thread. */
     boolean isOpen() {
-        return state == OPEN;
+        return state == OPEN && !closeAsked;
     }
 
     /** Bytes queued and not yet written. Any thread. */
