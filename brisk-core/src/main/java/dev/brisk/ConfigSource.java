@@ -63,7 +63,8 @@ public final class ConfigSource {
                 throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
             }
         } else if (path != null) {
-            throw new IllegalArgumentException("config file not found: " + file);
+            throw new IllegalArgumentException((Files.exists(file) ? "config file is not a regular file: "
+                    : "config file not found: ") + file);
         }
         return new ConfigSource(env, sys, props);
     }
@@ -240,6 +241,38 @@ public final class ConfigSource {
         }).orElse(fallback);
     }
 
+    /**
+     * {@code d} written as a configuration value is ({@code 0s}, {@code 1500ms}, {@code 2m}, {@code 8760h}):
+     * the largest unit it is a whole number of; below a millisecond, ISO-8601 ({@code PT0.0005S}).
+     * For messages that echo a value back.
+     *
+     * @param d a duration; null gives {@code "null"}
+     * @return its text
+     */
+    public static String text(Duration d) {
+        if (d == null) {
+            return "null";
+        }
+        long sec = d.getSeconds();
+        int nanos = d.getNano();
+        if (d.isNegative() || nanos % 1_000_000 != 0) {
+            return d.toString();
+        }
+        if (nanos != 0) {
+            return sec > Long.MAX_VALUE / 1000 - 1000 ? d.toString() : sec * 1000 + nanos / 1_000_000 + "ms";
+        }
+        if (sec == 0) {
+            return "0s";
+        }
+        if (sec % 3600 == 0) {
+            return sec / 3600 + "h";
+        }
+        if (sec % 60 == 0) {
+            return sec / 60 + "m";
+        }
+        return sec + "s";
+    }
+
     static Duration parseDuration(String option, String v) {
         String s = v.toLowerCase(Locale.ROOT);
         int i = 0;
@@ -321,6 +354,10 @@ public final class ConfigSource {
         for (String key : new TreeSet<>(file.stringPropertyNames())) {
             if (key.startsWith("brisk.")) {
                 typo("configuration file key", key, keys, found);
+            } else if (asked.contains(key)) {
+                // the file's keys take the prefix, as system properties do: "port=8080" is read by no one
+                found.add("configuration file key " + key + " has no effect: file keys take the brisk. prefix (brisk."
+                        + key + ")");
             }
         }
         return found;

@@ -371,21 +371,21 @@ public record ServerOptions(
 
     private static void requirePositive(String name, Duration d) {
         if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + where(name) + " must be a positive duration: " + d);
+            throw new IllegalArgumentException(name + where(name) + " must be a positive duration: " + ConfigSource.text(d));
         }
         requireAtMostMax(name, d);
     }
 
     private static void requireNotNegative(String name, Duration d) {
         if (d == null || d.isNegative()) {
-            throw new IllegalArgumentException(name + where(name) + " must be >= 0: " + d);
+            throw new IllegalArgumentException(name + where(name) + " must be >= 0: " + ConfigSource.text(d));
         }
         requireAtMostMax(name, d);
     }
 
     private static void requireAtMostMax(String name, Duration d) {
         if (d.compareTo(MAX_DURATION) > 0) {
-            throw new IllegalArgumentException(name + where(name) + " must be at most 365 days: " + d);
+            throw new IllegalArgumentException(name + where(name) + " must be at most 365 days: " + ConfigSource.text(d));
         }
     }
 

@@ -69,10 +69,10 @@ public record TlsOptions(Path certificate, Path privateKey, String privateKeyPas
         protocols = List.copyOf(protocols);
         if (handshakeTimeout == null || handshakeTimeout.isNegative() || handshakeTimeout.isZero()
                 || handshakeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("tls-handshake-timeout" + ServerOptions.where("tls-handshake-timeout") + " must be > 0 and at most 365 days: " + handshakeTimeout);
+            throw new IllegalArgumentException("tls-handshake-timeout" + ServerOptions.where("tls-handshake-timeout") + " must be > 0 and at most 365 days: " + ConfigSource.text(handshakeTimeout));
         }
         if (reloadInterval == null || reloadInterval.isNegative() || reloadInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("tls-reload-interval" + ServerOptions.where("tls-reload-interval") + " must be >= 0 and at most 365 days: " + reloadInterval);
+            throw new IllegalArgumentException("tls-reload-interval" + ServerOptions.where("tls-reload-interval") + " must be >= 0 and at most 365 days: " + ConfigSource.text(reloadInterval));
         }
     }
 

@@ -66,15 +66,15 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
         }
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()
                 || idleTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-idle-timeout" + ServerOptions.where("ws-idle-timeout") + " must be a positive duration of at most 365 days: " + idleTimeout);
+            throw new IllegalArgumentException("ws-idle-timeout" + ServerOptions.where("ws-idle-timeout") + " must be a positive duration of at most 365 days: " + ConfigSource.text(idleTimeout));
         }
         if (pingInterval == null || pingInterval.isNegative() || pingInterval.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " must be >= 0 and at most 365 days: " + pingInterval);
+            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " must be >= 0 and at most 365 days: " + ConfigSource.text(pingInterval));
         }
         if (!pingInterval.isZero() && pingInterval.compareTo(idleTimeout) >= 0) {
             // else a live peer that only answers pings is closed as idle before it is ever pinged
-            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " (" + pingInterval + ") must be shorter than ws-idle-timeout ("
-                    + idleTimeout + "), or 0 for no pings");
+            throw new IllegalArgumentException("ws-ping-interval" + ServerOptions.where("ws-ping-interval") + " (" + ConfigSource.text(pingInterval) + ") must be shorter than ws-idle-timeout ("
+                    + ConfigSource.text(idleTimeout) + "), or 0 for no pings");
         }
         if (outboundLimit < 1024) {
             throw new IllegalArgumentException("ws-outbound-limit" + ServerOptions.where("ws-outbound-limit") + " must be at least 1 KiB: " + outboundLimit);
@@ -85,7 +85,7 @@ public record WebSocketOptions(int maxFrameSize, int maxMessageSize, Duration id
         }
         if (closeTimeout == null || closeTimeout.isNegative() || closeTimeout.isZero()
                 || closeTimeout.compareTo(ServerOptions.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("ws-close-timeout" + ServerOptions.where("ws-close-timeout") + " must be a positive duration of at most 365 days: " + closeTimeout);
+            throw new IllegalArgumentException("ws-close-timeout" + ServerOptions.where("ws-close-timeout") + " must be a positive duration of at most 365 days: " + ConfigSource.text(closeTimeout));
         }
     }
 }

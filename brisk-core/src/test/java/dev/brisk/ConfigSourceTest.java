@@ -38,6 +38,41 @@ class ConfigSourceTest {
     // ---- precedence ---------------------------------------------------------------------------
 
     @Test
+    void aConfigPathThatIsADirectoryIsSaidSo(@TempDir Path dir) {
+        String before = System.getProperty("brisk.config");
+        try {
+            System.setProperty("brisk.config", dir.toString());
+            assertThatThrownBy(ConfigSource::load).hasMessage("config file is not a regular file: " + dir);
+            System.setProperty("brisk.config", dir.resolve("missing.properties").toString());
+            assertThatThrownBy(ConfigSource::load).hasMessage("config file not found: " + dir.resolve("missing.properties"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("brisk.config");
+            } else {
+                System.setProperty("brisk.config", before);
+            }
+        }
+    }
+
+    @Test
+    void durationsAreEchoedAsTheyAreWritten() {
+        assertThat(ConfigSource.text(Duration.ZERO)).isEqualTo("0s");
+        assertThat(ConfigSource.text(Duration.ofMillis(1500))).isEqualTo("1500ms");
+        assertThat(ConfigSource.text(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(ConfigSource.text(Duration.ofMinutes(2))).isEqualTo("2m");
+        assertThat(ConfigSource.text(Duration.ofHours(8760))).isEqualTo("8760h");
+        assertThat(ConfigSource.text(Duration.ofNanos(500))).isEqualTo("PT0.0000005S");
+        for (String v : new String[] {"0s", "250ms", "10s", "3m", "2h"}) {
+            assertThat(ConfigSource.text(ConfigSource.parseDuration("x", v))).as(v).isEqualTo(v);
+        }
+        assertThatThrownBy(() -> ServerOptions.builder().rateWindow(Duration.ZERO).build())
+                .hasMessageEndingWith("must be a positive duration: 0s");
+        assertThatThrownBy(() -> ServerOptions.builder().wsIdleTimeout(Duration.ofMinutes(1))
+                .wsPingInterval(Duration.ofMinutes(1)).build())
+                .hasMessageContaining("(1m) must be shorter than ws-idle-timeout (1m)");
+    }
+
+    @Test
     void systemPropertyOverEnvironmentOverFileOverCode() {
         Properties file = props("brisk.port", "1001");
         Map<String, String> env = Map.of("BRISK_PORT", "1002");
@@ -282,6 +317,16 @@ class ConfigSourceTest {
         assertThat(typos(src)).containsExactly(
                 "system property brisk.idle-timout is not a Brisk setting and has no effect (did you mean brisk.idle-timeout?)",
                 "configuration file key brisk.max-body-sise is not a Brisk setting and has no effect (did you mean brisk.max-body-size?)");
+    }
+
+    @Test
+    void aFileKeyWithoutThePrefixIsReported() {
+        ConfigSource src = ConfigSource.of(Map.of(), new Properties(),
+                props("port", "9999", "ws-max-frame-size", "1KiB", "events.poll-interval", "PT1M"));
+        assertThat(typos(src)).containsExactly(
+                "configuration file key port has no effect: file keys take the brisk. prefix (brisk.port)",
+                "configuration file key ws-max-frame-size has no effect: file keys take the brisk. prefix"
+                        + " (brisk.ws-max-frame-size)");
     }
 
     @Test

@@ -184,6 +184,11 @@ public final class ExampleApp {
      *     {@link Integer#parseInt} would take), or above {@code max}
      */
     static int intParam(Context ctx, String name, int max) {
+        return intParam(ctx, name, 0, max);
+    }
+
+    /** {@code name}'s value, an integer from {@code min} to {@code max}, else a 400 that says so. */
+    static int intParam(Context ctx, String name, int min, int max) {
         String v = ctx.queryParam(name);
         String digits = Integer.toString(max);
         // longer than max's digits can only be out of range (or padded with zeros: rejected too), and
@@ -195,9 +200,9 @@ public final class ExampleApp {
             ok = c >= '0' && c <= '9';
             n = n * 10 + (c - '0');
         }
-        if (!ok || n > max) {
+        if (!ok || n > max || n < min) {
             String got = v == null ? "none" : "'" + (v.length() > 20 ? v.substring(0, 20) + "..." : v) + "'";
-            throw new HttpException.BadRequest(name + " must be an integer 0.." + max + ", got " + got);
+            throw new HttpException.BadRequest(name + " must be an integer " + min + ".." + max + ", got " + got);
         }
         return (int) n;
     }

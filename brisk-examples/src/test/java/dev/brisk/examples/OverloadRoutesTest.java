@@ -61,6 +61,14 @@ class OverloadRoutesTest {
         assertThat(r.body()).startsWith("ms must be an integer 0..60000, got '");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "49", "0", "60001"})
+    void badTickIntervalIs400WithItsOwnRange(String every) {
+        HttpResponse<String> r = server.get("/sse/ticks?every=" + every);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).isEqualTo("every must be an integer 50..60000, got '" + every + "'");
+    }
+
     @Test
     void missingSleepIs400() {
         HttpResponse<String> r = server.get("/sleep");
