@@ -45,8 +45,8 @@ public final class ConfigSource {
      *
      * @return a source over a snapshot of the file; environment and system properties are read live
      * @throws UncheckedIOException when the file exists but cannot be read
-     * @throws IllegalArgumentException when {@code brisk.config} names a file that does not exist, or
-     *     the file holds a malformed unicode escape
+     * @throws IllegalArgumentException when {@code brisk.config} names a file that does not exist or
+     *     is not a regular file, or the file holds a malformed unicode escape
      */
     public static ConfigSource load() {
         Map<String, String> env = System.getenv();
@@ -326,7 +326,8 @@ public final class ConfigSource {
      * and file keys) that no one asked for but that are one or two letters from a name that was asked
      * for: most likely misspelt, and so silently without effect. Each comes as a sentence naming where
      * it was given and the name meant. Names far from every asked one are not reported: other tools
-     * (the launcher, test switches) use the prefix too.
+     * (the launcher, test switches) use the prefix too. A file key that is an asked name without the
+     * {@code brisk.} prefix ({@code port=8080}) is reported as well: the file's keys take the prefix.
      *
      * <p>Call it after the options are read ({@link ServerOptions.Builder#from}); a module that asks for
      * its own names later can call it again.

@@ -130,7 +130,7 @@ class ExampleProcessTest {
         assumeTrue(hasCurl(), "curl is not installed");
         String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
         double before = metric(curl(metricsUrl), "brisk_bytes_in_total");
-        byte[] requests = ("GET /sleep?ms=1500 HTTP/1.1\r\nHost: x\r\n\r\n"
+        byte[] requests = ("GET /sleep?ms=3000 HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /static/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
             s.getOutputStream().write(requests);
@@ -142,7 +142,7 @@ class ExampleProcessTest {
             s.setSoTimeout(10_000);
             String answers = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
             int second = answers.indexOf("HTTP/1.1 ", 1);
-            assertThat(answers.substring(0, Math.max(0, second))).startsWith("HTTP/1.1 200 OK\r\n").endsWith("slept 1500 ms");
+            assertThat(answers.substring(0, Math.max(0, second))).startsWith("HTTP/1.1 200 OK\r\n").endsWith("slept 3000 ms");
             assertThat(answers.substring(Math.max(0, second))).startsWith("HTTP/1.1 200 OK\r\n")
                     .contains("Connection: close\r\n").endsWith("\r\n\r\n" + SampleFiles.HELLO);
         }

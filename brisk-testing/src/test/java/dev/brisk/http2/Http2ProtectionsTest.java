@@ -450,6 +450,9 @@ class Http2ProtectionsTest {
                 long[] slow = app.metrics().requestsByRoute().get("GET /slow");
                 return slow != null && slow[2] == 1 && app.metrics().requestsByProtocol().get("h2c") == 2;
             })).as("the reset stream's answer counted under its route and its protocol").isTrue();
+            c.get(5, "/hello");
+            assertThat(c.await(on(HEADERS, 5)).status()).isEqualTo(200);
+            assertThat(app.metrics().requestsByRoute().get("GET /slow")[2]).as("counted once").isEqualTo(1);
         }
     }
 

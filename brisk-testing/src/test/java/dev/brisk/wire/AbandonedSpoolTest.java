@@ -151,11 +151,11 @@ class AbandonedSpoolTest {
                 assertThat(r.statusCode()).isEqualTo(200);
                 assertThat(r.body()).as("spooled, attempt " + i).isEqualTo(BODY + " 1");
                 for (String d : spoolDirs()) { // a cleaner of old temporary files takes the whole directory
-                    try (Stream<Path> s = Files.walk(base.resolve(d))) {
-                        for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                            Files.delete(p);
-                        }
+                    for (Path f : SpoolFiles.in(base.resolve(d))) {
+                        Files.deleteIfExists(f); // the server may be deleting it too, its exchange over
                     }
+                    Files.deleteIfExists(base.resolve(d).resolve("lock"));
+                    Files.deleteIfExists(base.resolve(d));
                 }
             }
         }

@@ -7,13 +7,13 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -88,6 +88,9 @@ public final class SpoolDirectory {
                 if (s.anyMatch(p -> !p.getFileName().toString().equals(LOCK))) {
                     return; // a body still held past its server: the next sweep after this process takes it
                 }
+            } catch (NoSuchFileException e) {
+                forgetOwn(); // removed under us: nothing left to remove but the lock we hold
+                return;
             } catch (IOException e) {
                 return;
             }
@@ -100,6 +103,11 @@ public final class SpoolDirectory {
      * process's own directory, made first if there is none.
      */
     public synchronized Path newFile() throws IOException {
+        if (own != null && !Files.exists(own.resolve(LOCK), LinkOption.NOFOLLOW_LINKS)) {
+            // its lock file taken away (a cleaner of old files: a lock never changes the file's times),
+            // so another process would take the directory for abandoned: start a new one
+            forgetOwn();
+        }
         if (own == null) {
             makeOwn();
         }
@@ -107,8 +115,7 @@ public final class SpoolDirectory {
             return Files.createTempFile(own, "brisk-body-", ".tmp");
         } catch (NoSuchFileException e) {
             // removed under us (a cleaner of old temporary files): start a new one
-            dropLock();
-            own = null;
+            forgetOwn();
             makeOwn();
             return Files.createTempFile(own, "brisk-body-", ".tmp");
         }
@@ -140,7 +147,7 @@ public final class SpoolDirectory {
             if (ch != null) {
                 closeQuietly(ch);
             }
-            removeTree(fresh);
+            removeFlat(fresh);
             throw e;
         }
     }
@@ -157,6 +164,12 @@ public final class SpoolDirectory {
         dropLock();
     }
 
+    /** The own directory is gone or no longer marked as owned: let go of it (its files stay readable by path while they exist). */
+    private void forgetOwn() {
+        dropLock();
+        own = null;
+    }
+
     private void dropLock() {
         if (lockChannel != null) {
             closeQuietly(lockChannel);
@@ -171,15 +184,19 @@ public final class SpoolDirectory {
      */
     void sweep() {
         int removed = 0;
+        String mine = PREFIX + ProcessHandle.current().pid() + "-";
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base,
                 p -> p.getFileName().toString().startsWith(PREFIX)
                         || p.getFileName().toString().startsWith(NEW_PREFIX))) {
             for (Path d : dirs) {
-                if (d.equals(own) || !Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // this process's own, under any name it had, is never opened here: closing a channel on its
+                // lock file would drop the lock this process holds (POSIX record locks are per process)
+                if (d.getFileName().toString().startsWith(mine)
+                        || !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) || !ownedByUs(d)) {
                     continue;
                 }
                 if (abandoned(d)) {
-                    removeTree(d);
+                    removeFlat(d);
                     removed++;
                 }
             }
@@ -189,6 +206,23 @@ public final class SpoolDirectory {
         if (removed > 0) {
             LOG.log(System.Logger.Level.INFO, "removed " + removed + " spool director" + (removed == 1 ? "y" : "ies")
                     + " that ended processes left in " + base);
+        }
+    }
+
+    /**
+     * Whether {@code d} belongs to this process's user (a directory another user made in a shared
+     * {@code /tmp} is never walked: it could be made to point elsewhere). Where the file system has no
+     * owners, every directory counts as ours.
+     */
+    private static boolean ownedByUs(Path d) {
+        try {
+            java.nio.file.attribute.UserPrincipal owner = Files.getOwner(d, LinkOption.NOFOLLOW_LINKS);
+            String user = System.getProperty("user.name");
+            return owner.getName().equals(user);
+        } catch (UnsupportedOperationException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -213,7 +247,10 @@ public final class SpoolDirectory {
             l.release();
             return true;
         } catch (NoSuchFileException e) {
-            return true; // a named directory always has its lock: someone took it away, nobody owns this
+            // a named directory is made with its lock: someone took the lock file away (a cleaner of old
+            // files), so the lock cannot tell; the pid in the name can (the owner makes a new directory
+            // at its next body, seeing its lock gone)
+            return !named(d) || !processLives(d);
         } catch (AccessDeniedException | OverlappingFileLockException e) {
             return false; // another user's, or this process's own under another name
         } catch (IOException e) {
@@ -221,12 +258,34 @@ public final class SpoolDirectory {
         }
     }
 
-    private static void removeTree(Path d) {
-        try (Stream<Path> s = Files.walk(d)) {
-            List<Path> all = s.sorted(java.util.Comparator.reverseOrder()).toList();
-            for (Path p : all) {
-                Files.deleteIfExists(p);
+    private static boolean named(Path d) {
+        return d.getFileName().toString().startsWith(PREFIX);
+    }
+
+    /** Whether the process whose pid {@code d}'s name carries runs (true when the name carries none). */
+    private static boolean processLives(Path d) {
+        String rest = d.getFileName().toString().substring(PREFIX.length());
+        int dash = rest.indexOf('-');
+        try {
+            long pid = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Removes {@code d}'s regular files, then {@code d}: the layout is flat, so nothing below is followed
+     * (a link or a directory inside stays, and so does {@code d}).
+     */
+    private static void removeFlat(Path d) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(d)) {
+            for (Path p : files) {
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(p);
+                }
             }
+            Files.deleteIfExists(d);
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "could not remove the spool directory " + d, e);
         }

@@ -72,6 +72,7 @@ final class RequestFields implements HpackDecoder.Sink {
         methodStart = -1;
         methodEnd = -1;
         pathStart = -1;
+        pathEnd = -1;
         authorityStart = -1;
         scheme = false;
         host = false;
@@ -212,7 +213,7 @@ final class RequestFields implements HpackDecoder.Sink {
      * SP HTTP/1.1}), which {@code max-request-line} bounds on both protocols alike}
      */
     int requestLineLength() {
-        return (methodEnd - methodStart) + 1 + Math.max(0, pathEnd - pathStart) + 9;
+        return (methodEnd - methodStart) + 1 + (pathStart < 0 ? 0 : pathEnd - pathStart) + 9;
     }
 
     /** Whether the request is a HEAD (its answers, the engine's refusals too, have no body). */

@@ -123,11 +123,6 @@ final class ResponseSender {
     // ---- answers ------------------------------------------------------------------------------
 
     /**
-     * Frames the handler's answer on {@code s}: the head now, the body as the windows allow; records
-     * it and releases the exchange's head. False when the headers are too large to send (nothing was
-     * sent; the caller answers 500).
-     */
-    /**
      * The handler's answer on {@code s} cannot be sent (the client reset the stream, or the connection
      * is ending): it is recorded as sent with no body, as an HTTP/1.1 answer to a client that left is.
      */
@@ -136,6 +131,11 @@ final class ResponseSender {
         recorder.responded(StreamRecorder.ANSWERED, ex.status(), s, ex, null, 0);
     }
 
+    /**
+     * Frames the handler's answer on {@code s}: the head now, the body as the windows allow; records
+     * it and releases the exchange's head. False when the headers are too large to send (nothing was
+     * sent; the caller answers 500).
+     */
     boolean answer(Http2Stream s, Exchange ex) {
         if (echoIds) {
             ex.echoRequestId();

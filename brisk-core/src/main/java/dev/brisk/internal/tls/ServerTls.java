@@ -168,9 +168,13 @@ public final class ServerTls implements ProtocolFactory {
         try {
             context = KeyMaterial.context(options);
             stamp = s;
+            failedStamp = null; // a later failure is a new one, whatever the files hold
             counters.reloaded();
             LOG.log(System.Logger.Level.INFO, "TLS key files changed: new connections use the new key");
         } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the watcher stopped mid-read (the server closes): not a failure of the files
+            }
             // a half-written file is the usual cause: the next check tries again (and logs again only
             // when the files change once more)
             if (!s.equals(failedStamp)) {

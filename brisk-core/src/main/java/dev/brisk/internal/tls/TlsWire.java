@@ -240,13 +240,6 @@ public final class TlsWire implements Wire, Protocol {
         return closed && !closing; // while closing the transport still brings writability and timers
     }
 
-    /**
-     * Closes the protocol above (if open), then sends the records the socket has not taken yet (the
-     * protocol above was told they were written) and {@code close_notify} after them, and closes the plain
-     * wire once they are out; a socket that does not take them within the write timeout is closed then.
-     * Idempotent; also what the protocol above calls as its wire's close. A close while records are still
-     * going out (a server stopping) closes the plain wire at once.
-     */
     /** The protocol above ends its too slow peer its own way (it closes this wire as it does). */
     @Override
     public void tooSlow() {
@@ -256,6 +249,13 @@ public final class TlsWire implements Wire, Protocol {
         close();
     }
 
+    /**
+     * Closes the protocol above (if open), then sends the records the socket has not taken yet (the
+     * protocol above was told they were written) and {@code close_notify} after them, and closes the plain
+     * wire once they are out; a socket that does not take them within the write timeout is closed then.
+     * Idempotent; also what the protocol above calls as its wire's close. A close while records are still
+     * going out (a server stopping) closes the plain wire at once.
+     */
     @Override
     public void close() {
         if (closed) {

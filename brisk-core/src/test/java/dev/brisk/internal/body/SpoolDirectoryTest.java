@@ -54,9 +54,27 @@ class SpoolDirectoryTest {
     }
 
     @Test
+    void itsLockFileTakenAwayItMakesANewDirectoryAtTheNextBody() throws IOException {
+        SpoolDirectory spool = new SpoolDirectory(base);
+        spool.open();
+        Path first = spool.newFile().getParent();
+        Files.delete(first.resolve("lock")); // a cleaner of old files: another process may now take it for abandoned
+        Path next = spool.newFile().getParent();
+        assertThat(next).isNotEqualTo(first);
+        assertThat(Files.exists(next.resolve("lock"))).isTrue();
+    }
+
+    @Test
     void theSweepRemovesWhatNobodyOwnsAndLeavesTheRest() throws IOException {
-        Path noLock = Files.createDirectory(base.resolve("brisk-spool-1-1"));
+        // no lock file (a cleaner of old files took it): the pid in the name decides; no process has pid 99999999
+        Path noLock = Files.createDirectory(base.resolve("brisk-spool-99999999-1"));
         Files.write(noLock.resolve("brisk-body-1.tmp"), new byte[10]);
+        Path noLockLiveOwner = Files.createDirectory(base.resolve("brisk-spool-1-7")); // pid 1 always runs
+        Files.write(noLockLiveOwner.resolve("brisk-body-7.tmp"), new byte[10]);
+        Path link = Files.createDirectory(base.resolve("brisk-spool-99999999-8"));
+        Path outside = Files.createDirectory(base.resolve("outside"));
+        Files.write(outside.resolve("keep.txt"), new byte[1]);
+        Files.createSymbolicLink(link.resolve("inner"), outside); // never followed
         Path unlocked = Files.createDirectory(base.resolve("brisk-spool-2-2"));
         Files.createFile(unlocked.resolve("lock"));
         Files.write(unlocked.resolve("brisk-body-2.tmp"), new byte[10]);
@@ -68,6 +86,9 @@ class SpoolDirectoryTest {
 
         new SpoolDirectory(base).sweep();
 
-        assertThat(names()).containsExactly(makingNow.getFileName().toString(), "brisk-spool-5-5", "other");
+        assertThat(names()).containsExactly(makingNow.getFileName().toString(), "brisk-spool-1-7", "brisk-spool-5-5",
+                "brisk-spool-99999999-8", "other", "outside");
+        assertThat(Files.exists(noLockLiveOwner.resolve("brisk-body-7.tmp"))).isTrue();
+        assertThat(Files.exists(outside.resolve("keep.txt"))).as("nothing followed out of a spool directory").isTrue();
     }
 }
