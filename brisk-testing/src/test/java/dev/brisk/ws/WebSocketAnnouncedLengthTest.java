@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -51,7 +49,7 @@ class WebSocketAnnouncedLengthTest {
                     c.raw(Arrays.copyOf(frame, header + 1000));
                     stalled.add(c);
                 }
-                awaitHeld(held, 10 * 1024); // a 1 KiB buffer each for the 1,000 bytes that came
+                WebSocketCompressionMemoryTest.awaitHeld(held, 10 * 1024); // a 1 KiB buffer each for the 1,000 bytes that came
 
                 try (RawWs other = RawWs.open(t.port(), "/echo")) {
                     other.send(true, 0, 2, "still served".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -66,16 +64,7 @@ class WebSocketAnnouncedLengthTest {
                     c.close();
                 }
             }
-            awaitHeld(held, 0);
+            WebSocketCompressionMemoryTest.awaitHeld(held, 0);
         }
-    }
-
-    /** Waits (at most 10 s) until {@code held} reads {@code expected}, then asserts it. */
-    private static void awaitHeld(LongSupplier held, long expected) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (held.getAsLong() != expected && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(1_000_000);
-        }
-        assertThat(held.getAsLong()).as("ws-memory held").isEqualTo(expected);
     }
 }

@@ -340,34 +340,8 @@ class WebSocketApiTest {
          */
         @Test
         void aPeerThatNeverReadsItsEchoesIsASlowReceiverOnEveryEngine() throws Exception {
-            AtomicReference<String> closedWith = new AtomicReference<>();
-            CountDownLatch closed = new CountDownLatch(1);
-            try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
-                cfg.options().minResponseRate(8 * 1024).rateGrace(Duration.ofSeconds(1)).rateWindow(Duration.ofSeconds(1))
-                        .writeTimeout(Duration.ofSeconds(30)).wsCloseTimeout(Duration.ofMillis(500));
-                cfg.ws("/echo", w -> w
-                        .onBinary((s, data) -> s.sendBinary(data))
-                        .onClose((s, code, reason) -> {
-                            closedWith.set(code + " " + reason);
-                            closed.countDown();
-                        }));
-            }); RawWs c = RawWs.open(t.port(), "/echo")) {
-                c.socket.setReceiveBufferSize(8 * 1024);
-                byte[] big = new byte[900_000];
-                Thread sender = Thread.ofVirtual().start(() -> {
-                    try {
-                        for (int i = 0; i < 12 && closed.getCount() > 0; i++) {
-                            c.send(true, 0, 2, big); // reads nothing back
-                        }
-                    } catch (java.io.IOException ended) {
-                        // the server closed: what this test waits for
-                    }
-                });
-                assertThat(closed.await(20, TimeUnit.SECONDS)).as("closed").isTrue();
-                assertThat(closedWith.get()).startsWith("1008 outbound limit exceeded");
-                assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
-                sender.join(Duration.ofSeconds(10));
-            }
+            String closedWith = echoToAPeerThatDoesNotRead(o -> o.minResponseRate(8 * 1024), (t, code) -> { });
+            assertThat(closedWith).startsWith("1008 outbound limit exceeded");
         }
 
         /**
@@ -377,11 +351,24 @@ class WebSocketApiTest {
          */
         @Test
         void aPeerBelowTheMinimumResponseRateIsASlowReceiverOnEveryEngine() throws Exception {
+            String closedWith = echoToAPeerThatDoesNotRead(o -> o.minResponseRate(64 * 1024).wsOutboundLimit(64L << 20),
+                    (t, code) -> assertThat(t.app().metrics().slowResponses()).isEqualTo(1));
+            assertThat(closedWith).startsWith("1008");
+        }
+
+        /**
+         * Sends 12 × 900 KB to an echo on a socket with an 8 KiB receive buffer, reading nothing back, until
+         * the server closes; asserts one slow receiver counted, runs {@code more}; returns the session's
+         * close code and reason as its {@code onClose} saw them.
+         */
+        private String echoToAPeerThatDoesNotRead(java.util.function.Consumer<dev.brisk.ServerOptions.Builder> options,
+                java.util.function.BiConsumer<BriskTestServer, String> more) throws Exception {
             AtomicReference<String> closedWith = new AtomicReference<>();
             CountDownLatch closed = new CountDownLatch(1);
             try (BriskTestServer t = BriskTestServer.start(engine, cfg -> {
-                cfg.options().minResponseRate(64 * 1024).rateGrace(Duration.ofSeconds(1)).rateWindow(Duration.ofSeconds(1))
-                        .writeTimeout(Duration.ofSeconds(30)).wsOutboundLimit(64L << 20).wsCloseTimeout(Duration.ofMillis(500));
+                cfg.options().rateGrace(Duration.ofSeconds(1)).rateWindow(Duration.ofSeconds(1))
+                        .writeTimeout(Duration.ofSeconds(30)).wsCloseTimeout(Duration.ofMillis(500));
+                options.accept(cfg.options());
                 cfg.ws("/echo", w -> w
                         .onBinary((s, data) -> s.sendBinary(data))
                         .onClose((s, code, reason) -> {
@@ -401,10 +388,10 @@ class WebSocketApiTest {
                     }
                 });
                 assertThat(closed.await(20, TimeUnit.SECONDS)).as("closed").isTrue();
-                assertThat(closedWith.get()).startsWith("1008");
                 assertThat(t.app().metrics().webSocketSlowReceiversClosed()).isEqualTo(1);
-                assertThat(t.app().metrics().slowResponses()).isEqualTo(1);
+                more.accept(t, closedWith.get());
                 sender.join(Duration.ofSeconds(10));
+                return closedWith.get();
             }
         }
 

@@ -130,7 +130,7 @@ class WebSocketCompressionMemoryTest {
     }
 
     /** Waits (at most 10 s) until {@code held} reads {@code expected}, then asserts it. */
-    private static void awaitHeld(LongSupplier held, long expected) {
+    static void awaitHeld(LongSupplier held, long expected) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (held.getAsLong() != expected && System.nanoTime() < deadline) {
             LockSupport.parkNanos(1_000_000);
