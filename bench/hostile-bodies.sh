@@ -105,6 +105,13 @@ for burst in $(seq 1 "$BURSTS"); do
     > "$OUT/prober.txt" 2>&1 &
   PROBER_PID=$!
   trap 'touch "$STOP_PROBE"; stop_pid "$SERVER_PID"' EXIT
+  # the load starts once the prober has warmed up its own code (its cold first request is not the server's)
+  for _ in $(seq 1 600); do
+    [ -e "$STOP_PROBE.ready" ] && break
+    kill -0 "$PROBER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -e "$STOP_PROBE.ready" ] || { echo "bench hostile-bodies: the prober did not get ready; see $OUT/prober.txt" >&2; exit 1; }
   "${PIN_CLIENT[@]}" "$JAVA" -Xmx512m bench/hostile/HostileBodies.java "$PORT" --big "$BIG" --mid "$MID" \
     --slow "$SLOW" --slow-rate "$SLOW_RATE" --no-probe | tee -a "$OUT/client.txt" || true
   touch "$STOP_PROBE"

@@ -224,7 +224,9 @@ public interface Context {
      * sending) or {@link ClientDisconnectedException}; let them propagate. What the handler has not read
      * when it returns is not read any more, and the connection closes after the response. On any other
      * route it reads the body already received (from memory, or from its temporary file), without
-     * copying it whole.
+     * copying it whole; read it before the exchange ends (the handler returns, or an async response
+     * completes): a stream over a body held off the heap then fails with an {@code IOException}, since
+     * that memory goes to other requests.
      *
      * @return the body as a stream; empty when the request has none
      */

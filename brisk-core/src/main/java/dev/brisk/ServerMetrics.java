@@ -155,6 +155,18 @@ public interface ServerMetrics {
     }
 
     /**
+     * Off-heap memory the server keeps for request bodies, in bytes (a gauge): the 4 KiB slabs that
+     * bodies between 8 KiB and a humongous array's size are held in, in use or idle. Slabs given back
+     * are kept for later bodies, so this stays at its high-water mark; it never exceeds the option
+     * {@code body-memory-budget}, since a slab is only taken against a reservation from it.
+     *
+     * @return bytes of slabs made; 0 for an implementation that does not track it
+     */
+    default long bodyMemoryPooled() {
+        return 0;
+    }
+
+    /**
      * Disk reserved now by request bodies spooled to temporary files, in bytes (a gauge); never more
      * than the option {@code body-spool-disk}.
      *

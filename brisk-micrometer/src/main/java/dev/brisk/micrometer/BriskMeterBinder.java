@@ -41,6 +41,7 @@ import java.util.function.ToLongFunction;
  * <tr><td>brisk.parse.errors [brisk_parse_errors_total]</td><td>counter</td><td>kind</td></tr>
  * <tr><td>brisk.access.log.dropped [brisk_access_log_dropped_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.body.memory.reserved [brisk_body_memory_reserved]</td><td>gauge (bytes)</td><td></td></tr>
+ * <tr><td>brisk.body.memory.pooled [brisk_body_memory_pooled]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.body.spool.reserved [brisk_body_spool_reserved]</td><td>gauge (bytes)</td><td></td></tr>
  * <tr><td>brisk.compressed.file.cache.hits [brisk_compressed_file_cache_hits_total]</td><td>counter</td><td></td></tr>
  * <tr><td>brisk.compressed.file.cache.bytes [brisk_compressed_file_cache_bytes]</td><td>gauge (bytes)</td><td></td></tr>
@@ -157,6 +158,8 @@ public final class BriskMeterBinder implements MeterBinder {
                 ServerMetrics::accessLogDropped, Tags.empty());
         gauge(registry, "brisk.body.memory.reserved", "request-body memory reserved now, bytes (body-memory-budget)",
                 ServerMetrics::bodyMemoryReserved);
+        gauge(registry, "brisk.body.memory.pooled", "off-heap slabs kept for request bodies, in use or idle, bytes",
+                ServerMetrics::bodyMemoryPooled);
         gauge(registry, "brisk.body.spool.reserved", "disk reserved by spooled request bodies now, bytes",
                 ServerMetrics::bodySpoolReserved);
         counter(registry, "brisk.compressed.file.cache.hits",

@@ -159,7 +159,7 @@ class BriskMicrometerTest {
                 "brisk_request_latency_seconds", "brisk_request_latency_buckets_total", "brisk_parse_errors_total",
                 "brisk_requests_shed_total", "brisk_saturation_ratio", "brisk_rejection_rate",
                 "brisk_needs_scaleout", "brisk_connection_headroom", "brisk_route_requests_total",
-                "brisk_access_log_dropped_total", "brisk_body_memory_reserved", "brisk_body_spool_reserved",
+                "brisk_access_log_dropped_total", "brisk_body_memory_reserved", "brisk_body_memory_pooled", "brisk_body_spool_reserved",
                 "brisk_compressed_file_cache_hits_total", "brisk_compressed_file_cache_bytes",
                 "brisk_websocket_sessions_opened_total",
                 "brisk_websocket_sessions_active", "brisk_websocket_messages_total", "brisk_websocket_closed_total",

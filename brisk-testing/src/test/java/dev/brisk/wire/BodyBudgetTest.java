@@ -124,10 +124,13 @@ class BodyBudgetTest {
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.body()).isEqualTo("n=" + 40 * KIB);
             awaitNoneReserved(t);
+            assertThat(t.app().metrics().bodyMemoryPooled()).as("the body was held in off-heap slabs, kept")
+                    .isEqualTo(40 * KIB);
             // the same request fits now, on the connection the first one kept alive
             a.send(post("/upload", 40 * KIB)).send("y".repeat(40 * KIB));
             assertThat(a.read().body()).isEqualTo("n=" + 40 * KIB);
             awaitNoneReserved(t);
+            assertThat(t.app().metrics().bodyMemoryPooled()).as("and used again, none made anew").isEqualTo(40 * KIB);
         }
     }
 

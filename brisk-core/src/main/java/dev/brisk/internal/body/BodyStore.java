@@ -21,6 +21,7 @@ public final class BodyStore {
     private final ByteBudget disk;
     private final long spoolThreshold;
     private final SpoolDirectory spool;
+    private final BodySlabs slabs = new BodySlabs();
     /** G1's region size as this heap's ergonomics choose it; arrays of half of it or more are humongous. */
     private final long region;
 
@@ -78,6 +79,27 @@ public final class BodyStore {
     }
 
     /**
+     * What a buffered body of {@code declared} bytes reserves before any of it is read: one array's cost
+     * ({@link #arrayCost}) when it is small or humongous, else its off-heap slabs' ({@link HeldBody}).
+     */
+    long heldCost(long declared) {
+        return inOneArray(declared) ? arrayCost(declared) : slabCost(declared);
+    }
+
+    /**
+     * Whether a declared body of {@code declared} bytes is held in one heap array: at most
+     * {@link HeldBody#FIRST_SEGMENT}, or humongous (never copied by G1); the others go to slabs.
+     */
+    boolean inOneArray(long declared) {
+        return declared <= HeldBody.FIRST_SEGMENT || arrayCost(declared) > declared;
+    }
+
+    /** {@return the whole slabs {@code n} bytes take} */
+    static long slabCost(long n) {
+        return (n + BodySlabs.SIZE - 1) / BodySlabs.SIZE * BodySlabs.SIZE;
+    }
+
+    /**
      * A new byte array of {@code n} bytes for a request body, or null when the heap cannot give one
      * even though the budget could (a budget set above what the heap holds, or a heap crowded by
      * everything else): the caller refuses the body as if its budget were spent (503, Retry-After), so
@@ -101,6 +123,11 @@ public final class BodyStore {
     /** The request-body memory all connections share. */
     public ByteBudget memory() {
         return memory;
+    }
+
+    /** The off-heap slabs middling bodies are held in. */
+    public BodySlabs slabs() {
+        return slabs;
     }
 
     /** The disk all spooled bodies share. */

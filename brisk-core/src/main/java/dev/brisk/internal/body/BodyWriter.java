@@ -69,7 +69,7 @@ public final class BodyWriter implements BodySink {
                 throw ioFailure(e);
             }
         } else if (declared >= 0) {
-            long cost = store.arrayCost(declared);
+            long cost = store.heldCost(declared);
             if (!store.memory().tryReserve(cost)) {
                 return refusal = ShedReason.BODY_MEMORY;
             }

@@ -63,6 +63,12 @@ final class SpooledBody implements RequestBody {
 
     /** Appends {@code b[off..off+len)}; false when the disk budget cannot take them. */
     boolean append(byte[] b, int off, int len) throws IOException {
+        return append(ByteBuffer.wrap(b, off, len));
+    }
+
+    /** Appends what {@code src} has remaining (consuming it); false when the disk budget cannot take it. */
+    boolean append(ByteBuffer src) throws IOException {
+        int len = src.remaining();
         long need = size + len - diskReserved;
         if (need > 0) {
             long step = Math.max(need, DISK_STEP);
@@ -74,7 +80,6 @@ final class SpooledBody implements RequestBody {
             }
             diskReserved += step;
         }
-        ByteBuffer src = ByteBuffer.wrap(b, off, len);
         while (src.hasRemaining()) {
             out.write(src);
         }

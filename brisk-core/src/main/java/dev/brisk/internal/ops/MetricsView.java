@@ -66,6 +66,7 @@ public final class MetricsView implements ServerMetrics {
     @Override public Map<String, Long> shed() { return stats.shed(); }
     @Override public long accessLogDropped() { return accessLog == null ? 0 : accessLog.dropped(); }
     @Override public long bodyMemoryReserved() { return bodies.memory().reserved(); }
+    @Override public long bodyMemoryPooled() { return bodies.slabs().pooled(); }
     @Override public long bodySpoolReserved() { return bodies.disk().reserved(); }
 
     @Override
