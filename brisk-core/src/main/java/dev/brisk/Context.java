@@ -224,9 +224,10 @@ public interface Context {
      * sending) or {@link ClientDisconnectedException}; let them propagate. What the handler has not read
      * when it returns is not read any more, and the connection closes after the response. On any other
      * route it reads the body already received (from memory, or from its temporary file), without
-     * copying it whole; read it before the exchange ends (the handler returns, or an async response
-     * completes): a stream over a body held off the heap then fails with an {@code IOException}, since
-     * that memory goes to other requests.
+     * copying it whole. Read it before the exchange ends (its response is sent; a response stream may
+     * read it while it is sent): a stream over a body held off the heap (a declared one of 8 KiB up to
+     * half a G1 region, a chunked one past 8 KiB) then fails with an {@code IOException}, since that
+     * memory goes to other requests.
      *
      * @return the body as a stream; empty when the request has none
      */

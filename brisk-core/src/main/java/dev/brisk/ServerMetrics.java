@@ -155,10 +155,12 @@ public interface ServerMetrics {
     }
 
     /**
-     * Off-heap memory the server keeps for request bodies, in bytes (a gauge): the 4 KiB slabs that
-     * bodies between 8 KiB and a humongous array's size are held in, in use or idle. Slabs given back
-     * are kept for later bodies, so this stays at its high-water mark; it never exceeds the option
-     * {@code body-memory-budget}, since a slab is only taken against a reservation from it.
+     * Off-heap memory the server keeps for request bodies, in bytes (a gauge): the 4 KiB slabs, in use
+     * or idle, that hold declared bodies between 8 KiB and a humongous array's size, chunked bodies past
+     * their first 8 KiB and stored multipart parts over 8 KiB. Slabs given back are kept for later
+     * bodies, so this stays at its high-water mark; since a slab is only taken against a reservation
+     * from the option {@code body-memory-budget}, it stays within about that (idle slabs are not counted
+     * in {@link #bodyMemoryReserved}).
      *
      * @return bytes of slabs made; 0 for an implementation that does not track it
      */

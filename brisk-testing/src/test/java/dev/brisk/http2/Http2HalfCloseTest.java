@@ -70,6 +70,7 @@ class Http2HalfCloseTest {
                 }
                 cfg.get("/hello", ctx -> ctx.text("hello"));
                 cfg.post("/echo", ctx -> ctx.bytes(ctx.body()));
+                cfg.post("/big", ctx -> ctx.bytes(new byte[ctx.body().length * 8])); // past the connection's window
                 cfg.get("/forever", ctx -> ctx.sse(sink -> {
                     sink.onClose(streamClosed::countDown);
                     sink.data("open");
@@ -219,6 +220,37 @@ class Http2HalfCloseTest {
                 Answers a = halfClose(H2Conn.encode(H2Conn.HEADERS, H2Conn.END_STREAM | H2Conn.END_HEADERS, 1, badIndex));
                 assertThat(a.goAways()).as("round %d", round).containsExactly(H2Conn.COMPRESSION_ERROR);
                 assertThat(a.statuses()).as("round %d", round).isEmpty();
+            }
+        }
+
+        /**
+         * An answer larger than the connection's window, whose client half-closed without opening it:
+         * nothing can open it any more, so the stream is reset and its body's memory given back at once,
+         * not when the window stall rule's grace (5 s by default; write-timeout without a response rate)
+         * ends it.
+         */
+        @Test
+        void anAnswerWaitingForAWindowAfterTheHalfCloseIsResetAtOnce() throws Exception {
+            start();
+            for (int round = 0; round < 3; round++) {
+                long start = System.nanoTime();
+                Answers a = halfClose(frames(
+                        H2Conn.encode(H2Conn.HEADERS, H2Conn.END_HEADERS, 1, H2Conn.request("POST", "/big",
+                                "content-length", "30000")),
+                        H2Conn.encode(H2Conn.DATA, 0, 1, new byte[15_000]), // frames of at most 16 KiB
+                        H2Conn.encode(H2Conn.DATA, H2Conn.END_STREAM, 1, new byte[15_000])));
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("round %d: ended without waiting for a timeout",
+                        round).isLessThan(Duration.ofSeconds(3));
+                assertThat(a.statuses()).as("round %d", round).isEqualTo(Map.of(1, 200));
+                if (!blocking()) {
+                    // a blocking connection closes at the end of the stream, whatever waits
+                    assertThat(a.resets()).as("round %d", round).isEqualTo(Map.of(1, H2Conn.CANCEL));
+                }
+                long end = System.nanoTime() + 3_000_000_000L;
+                while (app.metrics().bodyMemoryReserved() != 0 && System.nanoTime() < end) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+                assertThat(app.metrics().bodyMemoryReserved()).as("round %d: the body's memory given back", round).isZero();
             }
         }
 

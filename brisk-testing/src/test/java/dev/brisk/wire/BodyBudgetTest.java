@@ -252,4 +252,32 @@ class BodyBudgetTest {
             awaitNoneReserved(t);
         }
     }
+
+    @Test
+    void aBodyFirstReadByTheResponseAfterTheHandlerReturnedComesBackToo() throws Exception {
+        // the response stream reads the body only once the engine sends it, after the handler returned:
+        // that late use must not take a hold of the body nobody gives back (its memory would stay reserved)
+        try (BriskTestServer t = Wire.start(engine, cfg -> {
+            cfg.options().bodyMemoryBudget(64 * KIB).bodySpoolDisk(0);
+            cfg.post("/late", ctx -> ctx.stream(new InputStream() {
+                private InputStream body;
+
+                @Override
+                public int read() throws java.io.IOException {
+                    if (body == null) {
+                        body = new java.io.ByteArrayInputStream(("n=" + ctx.body().length).getBytes());
+                    }
+                    return body.read();
+                }
+            }));
+        }); RawConnection c = t.raw()) {
+            for (int i = 0; i < 2; i++) {
+                c.send(post("/late", 40 * KIB) + "l".repeat(40 * KIB));
+                RawConnection.Response r = c.read();
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo("n=" + 40 * KIB);
+                awaitNoneReserved(t);
+            }
+        }
+    }
 }

@@ -13,43 +13,63 @@ import java.util.ArrayDeque;
  * enough to be humongous (G1 never copies those either).
  *
  * <p>Pool: a slab given back is kept for the next body and never freed while the server lives. A slab is
- * taken only against a reservation from the memory budget, so no more are ever made than the budget
- * lets be in use at once: the pool never holds more than {@code body-memory-budget}; {@link #pooled}
+ * taken only against a reservation from the memory budget, so no more are made than the budget lets be
+ * in use at once (give or take a slab per allocation racing a give-back): the pool holds about
+ * {@code body-memory-budget} at most; {@link #pooled}
  * says how much it holds. When direct memory cannot give a slab ({@code -XX:MaxDirectMemorySize} set
- * below the budget), {@link #take} returns null from then on, bodies fall back to heap arrays, and
- * that is logged once.
+ * near or below the budget), {@link #take} returns null for the next {@link #RETRY_NANOS}, bodies fall
+ * back to heap arrays meanwhile, and that is logged (at most once a minute): the JDK's own attempt to
+ * free direct memory first (a collection, then waits of up to half a second) is not repeated for every
+ * slab.
  *
- * <p>Any thread; one lock, held for a deque operation (or the first allocations).
+ * <p>Any thread; one lock, held for a deque operation (never while a slab is allocated).
  */
 public final class BodySlabs {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
     /** A slab's size: small, so a body's last slab wastes little of the budget. */
     public static final int SIZE = 4 * 1024;
+    static final long RETRY_NANOS = 10_000_000_000L;
 
     private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
     private long made;
-    private boolean exhausted;
+    /** While direct memory is refused: when to try again (nanoTime), else 0. */
+    private long refusedUntil;
+    private long lastWarning;
 
-    /** {@return an empty slab (position 0, limit {@link #SIZE}), or null when direct memory gives no more} */
-    synchronized ByteBuffer take() {
-        ByteBuffer b = idle.pollLast();
-        if (b != null) {
-            return b.clear();
+    /** {@return an empty slab (position 0, limit {@link #SIZE}), or null when direct memory gives none now} */
+    ByteBuffer take() {
+        synchronized (this) {
+            ByteBuffer b = idle.pollLast();
+            if (b != null) {
+                return b.clear();
+            }
+            if (refusedUntil != 0 && System.nanoTime() - refusedUntil < 0) {
+                return null;
+            }
+            refusedUntil = 0;
         }
-        if (exhausted) {
-            return null;
-        }
+        ByteBuffer b;
         try {
             b = ByteBuffer.allocateDirect(SIZE);
         } catch (OutOfMemoryError e) {
-            exhausted = true;
-            LOG.log(System.Logger.Level.WARNING, "no direct memory for request-body slabs past " + made
-                    + " bytes (" + e.getMessage() + "): further bodies are held on the heap; "
-                    + "-XX:MaxDirectMemorySize may be below body-memory-budget");
+            refused(e);
             return null;
         }
-        made += SIZE;
+        synchronized (this) {
+            made += SIZE;
+        }
         return b;
+    }
+
+    private synchronized void refused(OutOfMemoryError e) {
+        long now = System.nanoTime();
+        refusedUntil = now + RETRY_NANOS | 1;
+        if (lastWarning == 0 || now - lastWarning > 60_000_000_000L) {
+            lastWarning = now | 1;
+            LOG.log(System.Logger.Level.WARNING, "no direct memory for a request-body slab with " + made
+                    + " bytes of them made (" + e.getMessage() + "): bodies are held on the heap meanwhile; "
+                    + "-XX:MaxDirectMemorySize may be too close to body-memory-budget");
+        }
     }
 
     /** Takes back a slab from {@link #take}, which its holder must not touch again. */

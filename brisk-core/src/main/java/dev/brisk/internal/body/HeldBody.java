@@ -114,6 +114,8 @@ final class HeldBody implements RequestBody {
                 return false;
             }
             reserved += BodySlabs.SIZE;
+        } else if ((long) (slabCount + 1) * BodySlabs.SIZE > reserved) {
+            return false; // past the declared length: never a slab its reservation does not cover
         }
         ByteBuffer slab = store.slabs().take();
         if (slab == null) {

@@ -253,6 +253,10 @@ final class Http2Connection implements Protocol {
                 break;
             }
         }
+        if (state == OPEN && inputEnded && streams.endBlocked() && !out.flush()) {
+            close(); // the resets could not be written either
+            return;
+        }
         if (state == CLOSING && out.pending() == 0) {
             lingerClose();
             return;

@@ -467,6 +467,11 @@ final class RequestStreams implements FrameReader.StreamFrames {
         bodies.forget(null);
     }
 
+    /** After the client's input ended: resets the streams whose answers wait for a window ({@link StreamTimers#endBlocked}). */
+    boolean endBlocked() {
+        return timers.endBlocked(streams);
+    }
+
     /** The streams' deadlines ({@link StreamTimers}). */
     void timers(long now) {
         timers.check(now, streams);

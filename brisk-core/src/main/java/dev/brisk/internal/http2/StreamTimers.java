@@ -89,6 +89,32 @@ final class StreamTimers {
         }
     }
 
+    /**
+     * The client's input has ended: an answer waiting for a window (its stream's or the connection's)
+     * can never go on, since no {@code WINDOW_UPDATE} can follow the end, so its stream is reset now
+     * ({@code CANCEL}) instead of at the stall rule's deadline, and its body's memory comes back.
+     *
+     * @return whether a stream was reset
+     */
+    boolean endBlocked(StreamMap open) {
+        boolean[] any = {false};
+        open.forEach(s -> {
+            if (s.blockedSince != 0 && !s.closed) {
+                streams.resetStream(s, H2.CANCEL, false);
+                any[0] = true;
+            }
+        });
+        if (sender.connBlockedSince() != 0) {
+            for (Http2Stream s : sender.ready().toArray(new Http2Stream[0])) {
+                if (!s.closed) {
+                    streams.resetStream(s, H2.CANCEL, false);
+                    any[0] = true;
+                }
+            }
+        }
+        return any[0];
+    }
+
     /** Counts a window stall: a slow response when the rate cut it first, else a timeout. */
     private void stalled() {
         if (stallNanos < writeNanos) {

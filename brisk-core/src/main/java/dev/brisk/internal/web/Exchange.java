@@ -64,6 +64,12 @@ public final class Exchange extends ResponseState {
     private RequestBody requestBody;
     /** Whether the handler holds {@link #requestBody} (from its first use of the body until it returns). */
     private boolean bodyHeld;
+    /**
+     * Whether the handler has returned ({@link #releaseBody}): a use of the body after that (a response
+     * stream, an event callback) relies on the connection's hold, which lasts as long as the Context may
+     * be used, instead of taking a hold nothing would give back.
+     */
+    private boolean handlerDone;
     private byte[] body;
     private String path;
     private String requestId;
@@ -116,6 +122,7 @@ public final class Exchange extends ResponseState {
         query = null;
         requestBody = null;
         bodyHeld = false;
+        handlerDone = false;
         body = null;
         path = null;
         requestId = null;
@@ -237,6 +244,7 @@ public final class Exchange extends ResponseState {
         if (rare != null && rare.form != null) {
             rare.form.release(); // stored parts' memory and files: before the body, whatever happened
         }
+        handlerDone = true;
         if (bodyHeld) {
             bodyHeld = false;
             requestBody.release();
@@ -462,7 +470,7 @@ public final class Exchange extends ResponseState {
      */
     private RequestBody heldBody() {
         RequestBody rb = requestBody;
-        if (bodyHeld) {
+        if (bodyHeld || handlerDone && rb != null) {
             return rb;
         }
         if (rb == null) {
