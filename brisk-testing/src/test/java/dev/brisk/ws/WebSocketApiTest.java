@@ -64,6 +64,9 @@ class WebSocketApiTest {
                 try (RawWs c = RawWs.open(t.port(), "/ws", "Origin: https://a.apps.example\r\n")) {
                     assertThat(c.status()).isEqualTo(101);
                 }
+                try (RawWs c = RawWs.open(t.port(), "/ws", "Origin: https://good.example\r\nOrigin: https://evil.example\r\n")) {
+                    assertThat(c.status()).as("two Origin fields: which one the browser sent cannot be told").isEqualTo(403);
+                }
                 try (RawWs c = RawWs.open(t.port(), "/proto", "Sec-WebSocket-Protocol: v3.chat, v1.chat\r\n")) {
                     assertThat(c.status()).isEqualTo(101);
                     assertThat(c.header("Sec-WebSocket-Protocol")).isEqualTo("v1.chat");

@@ -70,6 +70,11 @@ final class Handshake implements Handler {
             return;
         }
         String origin = ctx.header("Origin");
+        if (spec.origins != null && origin != null && ctx.headers("Origin").size() > 1) {
+            // which one a browser sent cannot be told (RFC 6454 7.3: one field), as for CORS
+            refuse(ctx, 403, "origin not allowed: the request has more than one Origin field");
+            return;
+        }
         if (spec.origins != null && origin != null && !spec.origins.allows(origin)) {
             refuse(ctx, 403, "origin not allowed: " + origin);
             return;
