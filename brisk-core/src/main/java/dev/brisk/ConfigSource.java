@@ -144,6 +144,23 @@ public final class ConfigSource {
      * @throws IllegalArgumentException when the value is not an integer; the message names the option
      */
     public int integer(String option, int fallback) {
+        return integer(option, fallback, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * An option as a decimal {@code int} whose valid values run from {@code min} to {@code max}: a number
+     * too large for an {@code int} is refused naming that range rather than the {@code int}'s
+     * ({@code port=99999999999}: "an integer from 0 to 65535"). Values within the {@code int} range are
+     * returned as they are, for the caller's own check.
+     *
+     * @param option the option's name
+     * @param fallback returned when no place sets the option
+     * @param min the smallest valid value, as the refusal names it
+     * @param max the largest valid value, as the refusal names it
+     * @return the value or {@code fallback}
+     * @throws IllegalArgumentException when the value is not an integer; the message names the option
+     */
+    public int integer(String option, int fallback, int min, int max) {
         return get(option).map(v -> {
             try {
                 if (!v.matches("-?[0-9]+")) { // parseInt takes a '+' and any script's digits: not here
@@ -152,8 +169,7 @@ public final class ConfigSource {
                 return Integer.parseInt(v);
             } catch (NumberFormatException e) {
                 boolean digits = v.matches("-?[0-9]+");
-                throw invalid(option, v, digits ? "an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
-                        : "an integer");
+                throw invalid(option, v, digits ? "an integer from " + min + " to " + max : "an integer");
             }
         }).orElse(fallback);
     }

@@ -1060,8 +1060,8 @@ public record ServerOptions(
 
         private void fromSource(ConfigSource source) {
             host = source.string("host", host);
-            port = source.integer("port", port);
-            plainPort = source.integer("plain-port", plainPort);
+            port = source.integer("port", port, 0, 65535);
+            plainPort = source.integer("plain-port", plainPort, -1, 65535);
             tlsCert = path(source, "tls-cert", tlsCert);
             tlsKey = path(source, "tls-key", tlsKey);
             tlsKeyPassword = source.string("tls-key-password", tlsKeyPassword);

@@ -311,6 +311,10 @@ class ServerOptionsTest {
         ConfigSource port = ConfigSource.of(Map.of("BRISK_PORT", "-1"), new Properties(), new Properties());
         assertThatThrownBy(() -> ServerOptions.builder().from(port).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_PORT");
+        ConfigSource hugePort = ConfigSource.of(Map.of("BRISK_PORT", "99999999999"), new Properties(), new Properties());
+        assertThatThrownBy(() -> ServerOptions.builder().from(hugePort))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BRISK_PORT")
+                .hasMessageContaining("'99999999999' is not an integer from 0 to 65535");
         ConfigSource threads = ConfigSource.of(Map.of("BRISK_IO_THREADS", "99999999999"), new Properties(), new Properties());
         assertThatThrownBy(() -> ServerOptions.builder().from(threads))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("an integer from");
