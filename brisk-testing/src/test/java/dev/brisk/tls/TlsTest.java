@@ -357,11 +357,38 @@ class TlsTest {
     }
 
     @Test
-    void plaintextOnTheTlsPortIsClosedAndCounted() throws Exception {
+    void plainHttpOnTheTlsPortGetsA400InTheClearThenTheEnd() throws Exception {
         startPem();
         try (Socket raw = new Socket("127.0.0.1", app.port())) {
             raw.setSoTimeout(5_000);
             raw.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            // then more, as a client that has not read the answer yet would send: dropped, not a reset
+            raw.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            long t0 = System.nanoTime();
+            String answer = new String(raw.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 400 Bad Request\r\n").contains("Connection: close\r\n")
+                    .endsWith("\r\n\r\nThis port speaks HTTPS: the request was sent as plain HTTP. Use an https:// URL.\n");
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("the end follows the answer").isLessThan(3_000);
+        }
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.metrics().tlsHandshakeFailures() == 1)).isTrue();
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.connectionCount() == 0)).isTrue();
+        assertThat(app.metrics().requests()).as("nothing reached HTTP").isZero();
+        // an HTTP client given the wrong scheme reads the answer too
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> r = get(plain, "http://127.0.0.1:" + app.port() + "/hello");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("This port speaks HTTPS");
+        // the port still speaks TLS
+        HttpClient tls = https(server.trustingContext(), HttpClient.Version.HTTP_1_1);
+        assertThat(get(tls, "https://localhost:" + app.port() + "/tls").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void plaintextThatIsNotHttpOnTheTlsPortIsClosedAndCounted() throws Exception {
+        startPem();
+        try (Socket raw = new Socket("127.0.0.1", app.port())) {
+            raw.setSoTimeout(5_000);
+            raw.getOutputStream().write("hello?\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] answer = raw.getInputStream().readAllBytes(); // at most an alert record, then the end
             assertThat(new String(answer, StandardCharsets.ISO_8859_1)).doesNotContain("HTTP/1.1");
         }

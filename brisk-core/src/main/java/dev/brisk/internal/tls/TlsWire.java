@@ -33,7 +33,8 @@ import javax.net.ssl.SSLSession;
  *       │                                          (no reading)                  └──write timeout, a   │
  *       │                                                                           second close()─────┤
  *       │  deadline passed, alert, garbage, end of stream: closed, counted as a failed handshake       │
- *       └──────────────────────────────────────────────────────────────────────────────────────────────┘
+ *       ├──────────────────────────────────────────────────────────────────────────────────────────────┘
+ *       └──plain HTTP (a letter first): counted as failed, the wire to {@link PlainHttpRefusal} (400)
  *   OPEN: a TLS 1.2 renegotiation (a new handshake) is refused: closed
  * </pre>
  *
@@ -72,6 +73,8 @@ public final class TlsWire implements Wire, Protocol {
      */
     private boolean closing;
     private boolean tls12;
+    /** The client's first byte was looked at: a TLS record, not plain HTTP ({@link PlainHttpRefusal}). */
+    private boolean recordSeen;
     /** {@link #shutdownOutput} waits for {@code netOut} to be flushed. */
     private boolean shutdownAfterFlush;
     /** Wraps made since the engine's outbound side was closed (the alerts it held, close_notify last). */
@@ -514,6 +517,16 @@ public final class TlsWire implements Wire, Protocol {
                         }
                     }
                     case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+                        if (!recordSeen && netIn != null && netIn.position() > 0) {
+                            if (PlainHttpRefusal.startsPlainHttp(netIn.get(0))) {
+                                counters.failed();
+                                closed = true;
+                                release();
+                                PlainHttpRefusal.takeOver(plain, handshakeDeadline);
+                                return false;
+                            }
+                            recordSeen = true;
+                        }
                         int r = unwrap();
                         if (r < 0) {
                             counters.failed();
