@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.EnginesSideBySide;
+import dev.brisk.testing.Within;
 import dev.brisk.tls.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
@@ -246,10 +247,7 @@ class Http2HalfCloseTest {
                     // a blocking connection closes at the end of the stream, whatever waits
                     assertThat(a.resets()).as("round %d", round).isEqualTo(Map.of(1, H2Conn.CANCEL));
                 }
-                long end = System.nanoTime() + 3_000_000_000L;
-                while (app.metrics().bodyMemoryReserved() != 0 && System.nanoTime() < end) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                }
+                Within.within(3_000, () -> app.metrics().bodyMemoryReserved() == 0);
                 assertThat(app.metrics().bodyMemoryReserved()).as("round %d: the body's memory given back", round).isZero();
             }
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.Within;
 import dev.brisk.tls.TestKeys;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -172,11 +172,8 @@ class Http2StreamedBodyTest {
         awaitNoBodyMemory();
     }
 
-    private void awaitNoBodyMemory() {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (app.metrics().bodyMemoryReserved() != 0 && System.nanoTime() < end) {
-            LockSupport.parkNanos(1_000_000);
-        }
+    private void awaitNoBodyMemory() throws InterruptedException {
+        Within.within(10_000, () -> app.metrics().bodyMemoryReserved() == 0);
         assertThat(app.metrics().bodyMemoryReserved()).as("every body's memory given back").isZero();
     }
 

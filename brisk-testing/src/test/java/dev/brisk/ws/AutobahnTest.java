@@ -25,7 +25,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * The field's own WebSocket conformance suite, the Autobahn TestSuite ({@code wstest -m fuzzingclient}),
- * against an echo route on each engine, the four runs side by side: every case (framing, pings, reserved bits, opcodes,
+ * against an echo route on each transport, the runs side by side (NIO, io_uring, the blocking engine on
+ * virtual threads; on platform threads too with {@code BRISK_AUTOBAHN_ENGINES=all}): every case (framing, pings, reserved bits, opcodes,
  * fragmentation, UTF-8, limits, close codes, permessage-deflate) must end OK, NON-STRICT or
  * INFORMATIONAL — none FAILED, none UNIMPLEMENTED.
  *
@@ -91,6 +92,13 @@ class AutobahnTest {
             return; // each test says why it is skipped (or fails when wstest is required)
         }
         for (Engine engine : Engine.values()) {
+            if (engine == Engine.BLOCKING_PLATFORM && !"all".equals(System.getenv("BRISK_AUTOBAHN_ENGINES"))) {
+                // the blocking engine's transport and WebSocket code are those of BLOCKING_VIRTUAL, run beside
+                // it; only the kind of thread differs, which WsServerFuzzTest covers on every engine
+                UNAVAILABLE.put(engine, "the blocking engine runs Autobahn on virtual threads (its transport and "
+                        + "WebSocket code are the same on platform threads); BRISK_AUTOBAHN_ENGINES=all runs it here too");
+                continue;
+            }
             try {
                 RUNS.put(engine, start(engine, wstest()));
             } catch (TestAbortedException e) {
