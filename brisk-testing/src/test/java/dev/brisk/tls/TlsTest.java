@@ -115,6 +115,25 @@ class TlsTest {
         assertThat(r.body()).isEqualTo("Request body is larger than 100 bytes\n");
     }
 
+    /** Over HTTP/2 as over HTTP/1.1, the engine's refusal of a request with a whole head follows its {@code Accept}. */
+    @Test
+    void anEngineRefusalOverHttp2IsJsonWhenTheClientAsksForIt() throws Exception {
+        start(cfg -> {
+            cfg.options().tlsPem(server.certPem(), server.keyPem());
+            cfg.post("/small", ctx -> ctx.text("noted")).maxBodySize(100);
+        });
+        HttpResponse<String> r = https(server.trustingContext(), HttpClient.Version.HTTP_2).send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + app.port() + "/small"))
+                        .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("x".repeat(200))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(r.body()).isEqualTo(
+                "{\"status\":413,\"error\":\"Content Too Large\",\"message\":\"Request body is larger than 100 bytes\"}");
+    }
+
     private Brisk startPem() {
         return start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()));
     }

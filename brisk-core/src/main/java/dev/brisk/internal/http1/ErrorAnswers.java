@@ -4,6 +4,7 @@ import dev.brisk.internal.http.RequestParser;
 import dev.brisk.internal.http.ResponseEncoder;
 import dev.brisk.internal.ops.ServerStats;
 import dev.brisk.internal.transport.Wire;
+import dev.brisk.internal.web.ErrorBodies;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.RequestIds;
 import java.nio.ByteBuffer;
@@ -13,8 +14,10 @@ import java.util.List;
 /**
  * The answers the engine gives itself, before or instead of a handler: a request shed by load control
  * or because its body does not fit the server's body budgets (503 + Retry-After) and a request refused while parsed or read (400, 408, 413, 431, 500 ...). Both
- * are short plain-text answers, counted, recorded and framed by one path, with the CORS fields of the
- * request's route when it has a CORS middleware ({@link Exchange#refusalHeaders}). Loop thread only.
+ * are short answers, counted, recorded and framed by one path, with the CORS fields of the request's
+ * route when it has a CORS middleware ({@link Exchange#refusalHeaders}): plain text, or JSON when the
+ * request's head was read whole and its {@code Accept} prefers JSON, as the app's own error answers
+ * ({@link ErrorBodies}). Loop thread only.
  */
 final class ErrorAnswers {
     static final byte[] SHED_BODY = "Service Unavailable: too many requests in flight, retry shortly\n"
@@ -70,14 +73,16 @@ final class ErrorAnswers {
     ByteBuffer shed(Exchange ex, ServerStats.ShedReason reason, boolean closeAfter) {
         wire.counters().shed(reason);
         String id = echoIds ? ex.requestId() : null;
-        byte[] body = reason == ServerStats.ShedReason.BODY_MEMORY ? MEMORY_BODY
+        boolean json = ErrorBodies.jsonFor(ex);
+        byte[] body = json ? ErrorBodies.json(503, shedMessage(reason))
+                : reason == ServerStats.ShedReason.BODY_MEMORY ? MEMORY_BODY
                 : reason == ServerStats.ShedReason.BODY_DISK ? DISK_BODY
                 : reason == ServerStats.ShedReason.THREAD_LIMIT ? THREAD_BODY : SHED_BODY;
         recorder.responded(Recorder.SHED, 503, ex, null, id, parser.head() ? 0 : body.length);
         int connection = closeAfter ? ResponseEncoder.CONNECTION_CLOSE
                 : parser.version() == RequestParser.HTTP_1_1 ? ResponseEncoder.KEEP_ALIVE : ResponseEncoder.KEEP_ALIVE_1_0;
         return answer(503, withCors(ex, id == null ? RETRY_AFTER : List.of("Retry-After", "1", RequestIds.HEADER, id)),
-                body, connection);
+                json, body, connection);
     }
 
     /**
@@ -86,11 +91,12 @@ final class ErrorAnswers {
      * @param ex the request's exchange, or null when its head was not whole (then no incoming id is kept)
      */
     ByteBuffer refusal(Exchange ex, int status, String message) {
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        boolean json = ex != null && ErrorBodies.jsonFor(ex);
+        byte[] body = json ? ErrorBodies.json(status, message) : (message + "\n").getBytes(StandardCharsets.UTF_8);
         String id = !echoIds ? null : ex != null ? ex.requestId() : RequestIds.generate();
         recorder.responded(Recorder.REFUSED, status, ex, null, id, parser.head() ? 0 : body.length);
         List<String> headers = id == null ? List.of() : List.of(RequestIds.HEADER, id);
-        return answer(status, ex == null ? headers : withCors(ex, headers), body, ResponseEncoder.CONNECTION_CLOSE);
+        return answer(status, ex == null ? headers : withCors(ex, headers), json, body, ResponseEncoder.CONNECTION_CLOSE);
     }
 
     /** {@code headers} and, after them, the CORS fields of {@code ex}'s route (so a page can read the refusal). */
@@ -106,9 +112,10 @@ final class ErrorAnswers {
     }
 
     /** The answer's bytes; to a HEAD request its head only (RFC 9110 9.3.2), with the length GET would get. */
-    private ByteBuffer answer(int status, List<String> headers, byte[] body, int connection) {
+    private ByteBuffer answer(int status, List<String> headers, boolean json, byte[] body, int connection) {
         ByteBuffer out = wire.outPool().acquire();
-        ResponseEncoder.encodeHead(out, status, "text/plain; charset=utf-8", headers, body.length, connection);
+        ResponseEncoder.encodeHead(out, status, json ? ErrorBodies.JSON : "text/plain; charset=utf-8", headers,
+                body.length, connection);
         if (!parser.head()) {
             out.put(body, 0, Math.min(body.length, out.remaining()));
         }

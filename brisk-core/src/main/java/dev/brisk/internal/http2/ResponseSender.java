@@ -4,6 +4,7 @@ import dev.brisk.Method;
 import dev.brisk.internal.http.HttpDate;
 import dev.brisk.internal.http.ResponseEncoder;
 import dev.brisk.internal.files.SizedBody;
+import dev.brisk.internal.web.ErrorBodies;
 import dev.brisk.internal.web.Exchange;
 import dev.brisk.internal.web.RequestIds;
 import java.io.IOException;
@@ -222,14 +223,17 @@ final class ResponseSender {
 
     /**
      * The engine's own short answer on {@code s}, before or instead of its handler (431, 413, 408,
-     * 500, 501, 503): plain text, recorded as {@code kind}, with the CORS fields of the request's route.
+     * 500, 501, 503): plain text, or JSON when the request's head was decoded and its {@code Accept}
+     * prefers it; recorded as {@code kind}, with the CORS fields of the request's route.
      */
     void refusal(Http2Stream s, int kind, int status, String message) {
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        boolean json = s.exchange != null && ErrorBodies.jsonFor(s.exchange);
+        byte[] body = json ? ErrorBodies.json(status, message)
+                : (message + "\n").getBytes(StandardCharsets.UTF_8);
         String id = echoIds ? (s.exchange != null ? s.exchange.requestId() : RequestIds.generate()) : null;
         encoder.begin();
         encoder.status(status);
-        encoder.field("content-type", "text/plain; charset=utf-8");
+        encoder.field("content-type", json ? ErrorBodies.JSON : "text/plain; charset=utf-8");
         encoder.field("content-length", Integer.toString(body.length));
         date();
         if (kind == StreamRecorder.SHED) {

@@ -10,10 +10,19 @@ import java.util.Locale;
  * {@code application/json}, else plain text (the message alone, as it always was). The JSON is
  * written here, not by the app's codec: core has no JSON library, and an error must not depend on one.
  */
-final class ErrorBodies {
-    static final String JSON = "application/json";
+public final class ErrorBodies {
+    /** The content type of a JSON error body. */
+    public static final String JSON = "application/json";
 
     private ErrorBodies() {
+    }
+
+    /**
+     * Whether an error answer to {@code ex} is JSON (its {@code Accept} prefers it: {@link #prefersJson});
+     * also for the engine's own refusals of a request whose head was read whole.
+     */
+    public static boolean jsonFor(Exchange ex) {
+        return prefersJson(acceptOf(ex));
     }
 
     /** Sets {@code status} and its body for {@code message} (null: empty) on {@code ex}. */
@@ -95,7 +104,7 @@ final class ErrorBodies {
     }
 
     /** {@code {"status":404,"error":"Not Found","message":"..."}} in UTF-8. */
-    static byte[] json(int status, String message) {
+    public static byte[] json(int status, String message) {
         StringBuilder b = new StringBuilder(48 + message.length());
         b.append("{\"status\":").append(status).append(",\"error\":");
         quote(b, StatusLines.reason(status));
