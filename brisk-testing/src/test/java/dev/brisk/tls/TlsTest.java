@@ -403,6 +403,37 @@ class TlsTest {
     }
 
     @Test
+    void plainHttpOnTheTlsPortIsDrainedOnlyUpToItsBound() throws Exception {
+        start(cfg -> cfg.options().tlsPem(server.certPem(), server.keyPem()).tlsHandshakeTimeout(Duration.ofSeconds(30)));
+        try (Socket raw = new Socket("127.0.0.1", app.port())) {
+            raw.setSoTimeout(10_000);
+            // a request, then more than the 64 KiB the refusal drops before it gives up on the client
+            byte[] req = ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            long t0 = System.nanoTime();
+            OutputStream out = raw.getOutputStream();
+            out.write(req);
+            String answer;
+            try {
+                out.write(new byte[100 * 1024]);
+            } catch (IOException cutOff) {
+                // closed past its byte bound while this was still writing: the answer is read all the same
+            }
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            try {
+                raw.getInputStream().transferTo(got);
+            } catch (IOException reset) {
+                // a reset after the bound; what arrived before it is the answer
+            }
+            answer = got.toString(StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 400 Bad Request\r\n");
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("ended at the byte bound, not the 2 s time bound")
+                    .isLessThan(1_500);
+        }
+        assertThat(Wait.until(Duration.ofSeconds(5), () -> app.connectionCount() == 0)).isTrue();
+    }
+
+    @Test
     void plaintextThatIsNotHttpOnTheTlsPortIsClosedAndCounted() throws Exception {
         startPem();
         try (Socket raw = new Socket("127.0.0.1", app.port())) {

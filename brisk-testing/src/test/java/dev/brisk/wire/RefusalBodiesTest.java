@@ -38,6 +38,7 @@ class RefusalBodiesTest {
             cfg.options().bodyMemoryBudget(1024).bodySpoolDisk(0);
             cfg.post("/small", ctx -> ctx.text("n=" + ctx.body().length)).maxBodySize(10);
             cfg.post("/upload", ctx -> ctx.text("n=" + ctx.body().length)).maxBodySize(1 << 20);
+            cfg.get("/page", ctx -> ctx.text("page")).maxBodySize(10); // HEAD too
         });
     }
 
@@ -78,6 +79,35 @@ class RefusalBodiesTest {
         assertThat(text.status()).isEqualTo(503);
         assertThat(text.header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
         assertThat(text.body()).isEqualTo("Service Unavailable: no request-body memory free, retry shortly\n");
+    }
+
+    @Test
+    void aHeadRequestGetsTheJsonRefusalsHeadOnly() {
+        start();
+        try (RawConnection c = server.raw()) {
+            RawConnection.Response r = c.send("HEAD /page HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n"
+                    + "Content-Length: 1000\r\n\r\n").read(true);
+            assertThat(r.status()).isEqualTo(413);
+            assertThat(r.header("Content-Type")).isEqualTo("application/json");
+            assertThat(r.header("Content-Length")).isEqualTo(String.valueOf(
+                    "{\"status\":413,\"error\":\"Content Too Large\",\"message\":\"Request body is larger than 10 bytes\"}"
+                            .length()));
+            assertThat(r.bodyBytes()).isEmpty();
+            assertThat(c.closedWithin(5_000)).as("no body follows the head, and the connection closes").isTrue();
+        }
+    }
+
+    @Test
+    void aBrokenSecondRequestIsNotAnsweredWithTheFirstOnesAccept() {
+        start();
+        try (RawConnection c = server.raw()) {
+            RawConnection.Response ok = c.send("POST /upload HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n"
+                    + "Content-Length: 5\r\n\r\nhello").read();
+            assertThat(ok.status()).isEqualTo(200);
+            RawConnection.Response bad = c.send("GET /small HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n").read();
+            assertThat(bad.status()).isEqualTo(400);
+            assertThat(bad.header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
+        }
     }
 
     @Test

@@ -82,9 +82,9 @@ class AutobahnTest {
     private static final Map<Engine, String> UNAVAILABLE = new EnumMap<>(Engine.class);
 
     /**
-     * Starts every engine's server and its wstest at once: wstest is a single-threaded Python program that
-     * spends most of a case waiting on its own work, so four side by side take about the time of two
-     * one after the other (the CI machine has two cores), and the suite's wall time shrinks to about half.
+     * Starts every engine's server and its wstest at once (the engines it runs on): wstest is a
+     * single-threaded Python program that spends most of a case waiting on its own work, so several side
+     * by side on the CI machine's two cores take far less than one after the other.
      */
     @BeforeAll
     static void startAll() throws Exception {
@@ -146,11 +146,11 @@ class AutobahnTest {
     /**
      * The cases {@code engine}'s run leaves out: {@code BRISK_AUTOBAHN_EXCLUDE}, and of the compression
      * groups, which take two thirds of a whole run (Python compresses slowly), all but group 12 on NIO and
-     * group 13 on the blocking engine with virtual threads (one of each kind of transport), the other two
+     * group 13 on the blocking engine with virtual threads (one of each kind of transport), the other
      * engines neither. They test permessage-deflate, which is the protocol's code above the transport, the
      * same on every engine; the transports' part in it (compressed frames split across reads and writes)
-     * is in {@link WsServerFuzzTest} on every engine. Split so, the four runs side by side take about a
-     * third of the time all of them would. {@code BRISK_AUTOBAHN_COMPRESSION=all} runs both groups on all four.
+     * is in {@link WsServerFuzzTest} on every engine. Split so, the runs side by side take about a
+     * third of the time all of them would. {@code BRISK_AUTOBAHN_COMPRESSION=all} runs both groups on every engine.
      */
     private static String exclude(Engine engine) {
         String exclude = System.getenv().getOrDefault("BRISK_AUTOBAHN_EXCLUDE", "");

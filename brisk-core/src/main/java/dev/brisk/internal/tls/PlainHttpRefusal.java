@@ -11,16 +11,20 @@ import java.nio.charset.StandardCharsets;
  * {@code 400} in the clear, which a browser or curl shows, instead of a TLS alert it cannot read; then
  * its output is shut, and what it still sends is read and dropped (closing with unread input would
  * reset the connection and could destroy the answer) until it closes, {@link #MAX_BYTES} have come or
- * the handshake deadline passes. Takes the plain wire over from {@link TlsWire}, as an upgrade would.
+ * {@link #NANOS} (at most the handshake deadline) have passed, as an HTTP/1.1 lingering close is bounded;
+ * a drain leaves it to that bound. Takes the plain wire over from {@link TlsWire}, as an upgrade would;
+ * where the transport drains better itself (the blocking engine's lingering thread, which frees the
+ * connection's thread) it gets the socket instead, and this protocol is not made.
  *
  * <pre>
- *   (taken over) ──400 written, output shut──▶ DRAINING ──end of stream / 64 KiB / deadline / error──▶ CLOSED
+ *   (taken over) ──400 written, output shut──▶ DRAINING ──end of stream / 64 KiB / 2 s / error──▶ CLOSED
  * </pre>
  *
  * <p>Loop thread only.
  */
 final class PlainHttpRefusal implements Protocol {
     static final long MAX_BYTES = 64 * 1024;
+    static final long NANOS = 2_000_000_000L;
     private static final byte[] ANSWER = answer();
 
     private final Wire wire;
@@ -43,15 +47,24 @@ final class PlainHttpRefusal implements Protocol {
         return first >= 'A' && first <= 'Z';
     }
 
-    /** Answers and drains {@code wire}, whose old protocol must not touch it again. */
-    static void takeOver(Wire wire, long deadline) {
+    /**
+     * Answers and drains {@code wire}, whose old protocol must not touch it again; never throws.
+     *
+     * @param handshakeDeadline when the handshake would have timed out: the drain ends by then at the latest
+     */
+    static void takeOver(Wire wire, long handshakeDeadline) {
+        long deadline = Math.min(handshakeDeadline, wire.clock() + NANOS);
         PlainHttpRefusal r = new PlainHttpRefusal(wire, deadline);
         wire.protocol(r);
         try {
             ByteBuffer[] out = {ByteBuffer.wrap(ANSWER)};
             wire.write(out, 1); // far below any send buffer: what the socket does not take is lost anyway
             wire.shutdownOutput();
-        } catch (IOException e) {
+            if (wire.lingerElsewhere(MAX_BYTES, Math.max(0, deadline - wire.clock()), () -> { })) {
+                r.closed = true; // the transport drains and closes the socket
+                return;
+            }
+        } catch (IOException | RuntimeException e) {
             r.close();
             return;
         }
@@ -107,7 +120,7 @@ final class PlainHttpRefusal implements Protocol {
 
     @Override
     public void drain() {
-        close(); // nothing of it is a request to answer
+        // closing already, within its own bound: closing now with input unread could reset the answer
     }
 
     @Override
