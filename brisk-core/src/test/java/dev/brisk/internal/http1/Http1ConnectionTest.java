@@ -8,6 +8,7 @@ import dev.brisk.ServerOptions;
 import dev.brisk.StaticResponse;
 import dev.brisk.internal.ops.AdmissionControl;
 import dev.brisk.internal.ops.FixedLimit;
+import dev.brisk.internal.transport.InputDrain;
 import dev.brisk.internal.transport.Protocol;
 import dev.brisk.internal.transport.Upgrade;
 import dev.brisk.internal.transport.Wire;
@@ -154,7 +155,7 @@ class Http1ConnectionTest {
         wire.feed("GET /hello HTTP/1.1\r\nHost:").turn();
         wire.advanceClock(ServerOptions.builder().build().headerReadTimeout().toNanos() + 1);
         assertThat(wire.output()).startsWith("HTTP/1.1 408 ").contains("Connection: close");
-        assertThat(wire.protocol).as("the wire is handed to the lingering close").isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).as("the wire is handed to the lingering close").isInstanceOf(InputDrain.class);
         assertThat(conn.isClosed()).isTrue();
         assertThat(wire.outputShut).isTrue();
         assertThat(wire.closed).isFalse();
@@ -168,7 +169,7 @@ class Http1ConnectionTest {
         start(Http1ConnectionTest::hello);
         wire.feed("BAD\r\n\r\n").turn();
         assertThat(firstStatus(wire.output())).isEqualTo("400");
-        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).isInstanceOf(InputDrain.class);
         wire.feed("more junk from the client").turn();
         assertThat(wire.closed).isFalse();
         wire.advanceClock(LingeringClose.NANOS / 2);
@@ -181,7 +182,7 @@ class Http1ConnectionTest {
     void aLingeringCloseReadsOneBufferPerTurnAndStopsPastItsByteBound() {
         start(Http1ConnectionTest::hello);
         wire.feed("BAD\r\n\r\n").turn();
-        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).isInstanceOf(InputDrain.class);
         // a refused upload keeps coming: two hundred buffers' worth, more than the byte bound
         String piece = "x".repeat(8 * 1024);
         int pieces = 200;
@@ -465,7 +466,7 @@ class Http1ConnectionTest {
         String out = wire.output();
         assertThat(count(out, "HTTP/1.1 200 OK")).isEqualTo(2);
         assertThat(count(out, "Connection: close")).isEqualTo(1);
-        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).isInstanceOf(InputDrain.class);
     }
 
     @Test
@@ -482,7 +483,7 @@ class Http1ConnectionTest {
         release.countDown();
         wire.turnUntil(() -> wire.output().endsWith("Hello"));
         assertThat(wire.output()).contains("Connection: close");
-        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).isInstanceOf(InputDrain.class);
     }
 
     @Test
@@ -513,7 +514,7 @@ class Http1ConnectionTest {
         wire.feed(GET_HELLO).turn();
         assertThat(firstStatus(wire.output())).isEqualTo("200");
         assertThat(wire.output()).contains("Connection: close").endsWith("Hello");
-        assertThat(wire.protocol).isInstanceOf(LingeringClose.class);
+        assertThat(wire.protocol).isInstanceOf(InputDrain.class);
     }
 
     @Test
