@@ -448,6 +448,18 @@ public interface Context {
     Context addHeader(String name, String value);
 
     /**
+     * Removes every value of a response header set so far (for example an {@code ETag} that
+     * {@link #notModified} put on an answer that turned out to be an error). Removing a header that is
+     * not set does nothing. {@code Content-Type} is removed too; the framing fields, which handlers never
+     * set, are refused as by {@link #header(String, String)}.
+     *
+     * @param name the header's name, case-insensitive
+     * @return this context
+     * @throws IllegalArgumentException when the name is not a token or names a framing field
+     */
+    Context removeHeader(String name);
+
+    /**
      * Sets a response cookie: adds one {@code Set-Cookie} header with {@link Cookie#headerValue()},
      * keeping earlier ones (two cookies of the same name are both sent; browsers keep the last).
      * Delete a cookie with {@code ctx.cookie(Cookie.expire(name).path(...).build())}.

@@ -48,6 +48,17 @@ class ResponseContextTest {
                     .header("X-Latin1", "café")
                     .text("rh=" + ctx.responseHeader("X-REPLACED") + " sc=" + ctx.responseHeader("set-cookie")
                             + " none=" + ctx.responseHeader("X-None")));
+            cfg.get("/remove-headers", ctx -> ctx
+                    .addHeader("Set-Cookie", "a=1")
+                    .addHeader("set-cookie", "b=2")
+                    .header("ETag", "\"v1\"")
+                    .header("X-Kept", "yes")
+                    .removeHeader("SET-COOKIE")
+                    .removeHeader("etag")
+                    .removeHeader("X-Never-Set")
+                    .text("etag=" + ctx.responseHeader("ETag") + " removing Content-Length: "
+                            + attempt(() -> ctx.removeHeader("Content-Length")) + " bad name: "
+                            + attempt(() -> ctx.removeHeader("a b"))));
             cfg.get("/text", ctx -> ctx.text("héllo"));
             cfg.get("/html", ctx -> ctx.html("<p>héllo</p>"));
             cfg.get("/bytes", ctx -> ctx.bytes(new byte[] {1, 2, 3}));
@@ -189,6 +200,16 @@ class ResponseContextTest {
     }
 
     // ---- headers ----------------------------------------------------------------------------
+
+    @Test
+    void removeHeaderTakesEveryValueOfTheFieldAndRefusesFramingFields() {
+        RawConnection.Response r = raw("/remove-headers");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Set-Cookie")).as("both values removed").isNull();
+        assertThat(r.header("ETag")).isNull();
+        assertThat(r.header("X-Kept")).isEqualTo("yes");
+        assertThat(r.body()).isEqualTo("etag=null removing Content-Length: IAE bad name: IAE");
+    }
 
     @Test
     void headerReplacesAndAddHeaderAccumulates() {

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.brisk.Brisk;
 import dev.brisk.TlsInfo;
+import dev.brisk.testing.Engine;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +19,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 17: the server as {@code openssl s_client} sees it: ALPN, SNI, TLS 1.1 refused with a
- * protocol_version alert, a client that does not trust the certificate. {@code .ci/run} installs
+ * protocol_version alert, a client that does not trust the certificate, a TLS 1.3 key update. {@code .ci/run} installs
  * openssl; without it (a developer's machine) these are skipped, and {@code BRISK_REQUIRE_OPENSSL=1}
  * makes that a failure.
  */
@@ -114,6 +120,100 @@ class TlsOpensslTest {
         String out = sClient("", "-tls1_1");
         assertThat(out).containsIgnoringCase("alert protocol version");
         assertThat(out).doesNotContain("TLSv1.1 shop");
+    }
+
+    /**
+     * A TLS 1.3 {@code KeyUpdate} asking for the server's (RFC 8446 4.6.3), between two requests on one
+     * connection: the server answers with its own key update (s_client's {@code -msg} shows it received)
+     * and the second request, encrypted under the client's new keys, is answered under the server's.
+     * s_client takes its {@code K} command only as the first byte of what it reads from its input at
+     * once, so the input goes in three pieces, each after the output it waits for.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"NIO", "BLOCKING_VIRTUAL", "URING"})
+    void aKeyUpdateInTheMiddleOfAConnectionIsAnsweredAndTheConnectionGoesOn(Engine engine) throws Exception {
+        try (Brisk a = Brisk.create(cfg -> {
+            engine.apply(cfg);
+            cfg.options().port(0).host("127.0.0.1").tlsPem(server.certPem(), server.keyPem())
+                    .shutdownTimeout(Duration.ofSeconds(1));
+            cfg.get("/n", ctx -> ctx.text("answer-" + ctx.queryParam("i")));
+        }).start()) {
+            Process p = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + a.port(), "-tls1_3",
+                    "-alpn", "http/1.1", "-msg").redirectErrorStream(true).start();
+            try {
+                Output out = new Output(p.getInputStream());
+                OutputStream in = p.getOutputStream();
+                in.write("GET /n?i=1 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                in.flush();
+                out.await("answer-1");
+                int before = out.count("KeyUpdate");
+                in.write("K\n".getBytes(StandardCharsets.US_ASCII));
+                in.flush();
+                out.awaitCount("KeyUpdate", before + 2); // ours sent (>>>), the server's received (<<<)
+                in.write("GET /n?i=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                in.flush();
+                out.await("answer-2");
+                String text = out.text();
+                assertThat(text).as("s_client's output").containsPattern("<<< TLS 1.3, Handshake \\[length [0-9a-f]+\\], KeyUpdate")
+                        .doesNotContain("fatal"); // close_notify, a warning, ends the connection
+            } finally {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** What a process prints, read on a thread of its own, with waits for what is expected (20 s at most). */
+    private static final class Output {
+        private final ByteArrayOutputStream got = new ByteArrayOutputStream();
+
+        Output(InputStream from) {
+            Thread.ofPlatform().daemon().start(() -> {
+                byte[] b = new byte[4096];
+                try {
+                    for (int n; (n = from.read(b)) > 0; ) {
+                        synchronized (got) {
+                            got.write(b, 0, n);
+                            got.notifyAll();
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the process ended: what it printed is kept
+                }
+            });
+        }
+
+        String text() {
+            synchronized (got) {
+                return got.toString(StandardCharsets.ISO_8859_1);
+            }
+        }
+
+        int count(String what) {
+            String t = text();
+            int n = 0;
+            for (int i = t.indexOf(what); i >= 0; i = t.indexOf(what, i + 1)) {
+                n++;
+            }
+            return n;
+        }
+
+        void await(String what) throws InterruptedException {
+            awaitCount(what, 1);
+        }
+
+        void awaitCount(String what, int n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            synchronized (got) {
+                while (count(what) < n) {
+                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (left <= 0) {
+                        throw new AssertionError("no " + n + " × \"" + what + "\" within 20 s; output:\n" + text());
+                    }
+                    got.wait(left);
+                }
+            }
+        }
     }
 
     @Test

@@ -388,6 +388,17 @@ final class ContextHandle implements Context {
     }
 
     @Override
+    public Context removeHeader(String name) {
+        Exchange e = enter();
+        try {
+            e.removeHeader(name);
+        } finally {
+            e.leaveHandle();
+        }
+        return this;
+    }
+
+    @Override
     public String responseHeader(String name) {
         Exchange e = enter();
         try {

@@ -202,6 +202,20 @@ abstract class ResponseState extends RequestHeadState implements Context {
         return putHeader(name, value, false);
     }
 
+    @Override
+    public Context removeHeader(String name) {
+        HeaderRules.checkName(name);
+        if (name.equalsIgnoreCase("Content-Type")) {
+            contentType = null;
+            return this;
+        }
+        if (ResponseHeaders.isFraming(name)) {
+            throw new IllegalArgumentException(name + " is set by the server, not by handlers");
+        }
+        removeResponseHeader(name);
+        return this;
+    }
+
     private Context putHeader(String name, String value, boolean replace) {
         HeaderRules.checkName(name);
         value = HeaderRules.value(value);

@@ -142,7 +142,8 @@ public final class SearchEndpoint implements Handler {
     /** A wide answer: {@code pending} streamed (chunked), or 503 busy when it was not admitted (null). */
     private static void wide(Context ctx, InputStream pending, boolean gzipped) {
         if (pending == null) {
-            ctx.header("Retry-After", "1");
+            // the page's tag was put on the answer before it was known to be wide: a 503 is not that page
+            ctx.removeHeader("ETag").header("Retry-After", "1");
             error(ctx, 503, "busy", "too many wide searches are being answered; retry shortly, or ask for a smaller limit");
             return;
         }

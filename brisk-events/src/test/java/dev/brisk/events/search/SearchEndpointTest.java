@@ -51,6 +51,7 @@ class SearchEndpointTest {
             HttpResponse<String> busy = server.get("/search?limit=3000");
             assertThat(busy.statusCode()).isEqualTo(503);
             assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(busy.headers().firstValue("ETag")).as("a 503 carries no page's tag").isEmpty();
             assertThat(busy.body()).isEqualTo("{\"error\":{\"code\":\"busy\",\"message\":\"too many wide searches are being"
                     + " answered; retry shortly, or ask for a smaller limit\"},\"data\":null}");
 
