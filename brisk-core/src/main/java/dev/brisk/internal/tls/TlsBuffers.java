@@ -80,6 +80,18 @@ final class TlsBuffers {
         }
     }
 
+    /**
+     * A bigger buffer in write mode holding what {@code b} (write mode) holds, with room for at least
+     * {@code atLeast} more bytes; {@code b} is given back.
+     */
+    ByteBuffer grow(ByteBuffer b, int atLeast) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + atLeast));
+        b.flip();
+        bigger.put(b);
+        give(b);
+        return bigger;
+    }
+
     /** {@return whether {@code b} is among the free buffers} For tests. */
     boolean holds(ByteBuffer b) {
         return loop ? free.stream().anyMatch(f -> f == b) : sharedFree.stream().anyMatch(f -> f == b);

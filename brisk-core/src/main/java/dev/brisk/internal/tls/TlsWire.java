@@ -39,17 +39,16 @@ import javax.net.ssl.SSLSession;
  * </pre>
  *
  * <p>Buffers: {@code netIn} holds ciphertext read and not yet decrypted, {@code appIn} plaintext the
- * protocol above has not read yet, {@code netOut} ciphertext the socket has not taken yet; each is held
- * only while it holds bytes ({@link TlsBuffers}). A write is wrapped record by record, and reports as
- * written only what went into records; records the socket cannot take yet stay in {@code netOut},
- * which is flushed on the plain wire's next {@code onWritable} before anything else.
+ * protocol above has not read yet; each is held only while it holds bytes ({@link TlsBuffers}). What
+ * goes out is {@link OutgoingRecords}': a write is wrapped record by record, and reports as written only
+ * what went into records; records the socket cannot take yet wait there, and are flushed on the plain
+ * wire's next {@code onWritable} before anything else.
  *
  * <p>Threads: the wire's loop thread only, like every wire and protocol, except {@link #execute} and
  * {@link #inLoop}.
  */
 public final class TlsWire implements Wire, Protocol {
     private static final System.Logger LOG = System.getLogger("dev.brisk");
-    private static final ByteBuffer[] NOTHING = {ByteBuffer.allocate(0)};
 
     private final Wire plain;
     private final SSLEngine engine;
@@ -58,11 +57,10 @@ public final class TlsWire implements Wire, Protocol {
     private final TlsBuffers buffers;
     private final long handshakeDeadline;
     private final long writeTimeoutNanos;
-    private final ByteBuffer[] one = new ByteBuffer[1];
+    private final OutgoingRecords out;
     private Protocol upper;
     private ByteBuffer netIn; // write mode: ciphertext from position 0 to position
     private ByteBuffer appIn; // write mode: plaintext from position 0 to position
-    private ByteBuffer netOut; // write mode: ciphertext from position 0 to position
     private boolean upperReads = true;
     private boolean upperWrites;
     private boolean inputEnded;
@@ -75,13 +73,6 @@ public final class TlsWire implements Wire, Protocol {
     private boolean tls12;
     /** The client's first byte was looked at: a TLS record, not plain HTTP ({@link PlainHttpRefusal}). */
     private boolean recordSeen;
-    /** {@link #shutdownOutput} waits for {@code netOut} to be flushed. */
-    private boolean shutdownAfterFlush;
-    /** Wraps made since the engine's outbound side was closed (the alerts it held, close_notify last). */
-    private int closeWraps;
-    /** Enough for every alert an engine queues on close (user_canceled and close_notify mid-handshake). */
-    private static final int MAX_CLOSE_WRAPS = 4;
-    private long stalledSince;
     private long consumed; // plaintext handed up, to tell whether the protocol above took any
     private TlsInfo info;
 
@@ -92,6 +83,7 @@ public final class TlsWire implements Wire, Protocol {
         this.next = next;
         this.counters = counters;
         this.buffers = plain.blocking() ? TlsBuffers.SHARED : TlsBuffers.ofThisLoop();
+        this.out = new OutgoingRecords(plain, engine, buffers);
         this.handshakeDeadline = plain.clock() + handshakeNanos;
         this.writeTimeoutNanos = writeTimeoutNanos;
         plain.deadline(handshakeDeadline);
@@ -136,7 +128,7 @@ public final class TlsWire implements Wire, Protocol {
                 netIn = buffers.take(n);
             }
             if (netIn.remaining() < n) {
-                netIn = grow(netIn, n);
+                netIn = buffers.grow(netIn, n);
             }
             netIn.put(src, 0, n);
         }
@@ -153,7 +145,7 @@ public final class TlsWire implements Wire, Protocol {
             return;
         }
         try {
-            if (!flush()) {
+            if (!out.flush()) {
                 return;
             }
         } catch (IOException e) {
@@ -184,7 +176,7 @@ public final class TlsWire implements Wire, Protocol {
     @Override
     public void onTimer(long now) {
         if (closing) {
-            if (stalledSince != 0 && now - stalledSince > writeTimeoutNanos) {
+            if (out.stalled(now, writeTimeoutNanos)) {
                 plain.counters().timedOut();
                 plain.discardUnsent();
                 end();
@@ -202,7 +194,7 @@ public final class TlsWire implements Wire, Protocol {
             }
             return;
         }
-        if (stalledSince != 0 && now - stalledSince > writeTimeoutNanos) {
+        if (out.stalled(now, writeTimeoutNanos)) {
             plain.counters().timedOut(); // records the socket has not taken for the whole write timeout
             plain.discardUnsent();
             close();
@@ -225,7 +217,7 @@ public final class TlsWire implements Wire, Protocol {
 
     @Override
     public boolean idle() {
-        return upper != null && upper.idle() && !buffered() && (netOut == null || netOut.position() == 0);
+        return upper != null && upper.idle() && !buffered() && !out.pending();
     }
 
     @Override
@@ -283,17 +275,17 @@ public final class TlsWire implements Wire, Protocol {
      * more can go out) closes the plain wire. False while the socket is full.
      */
     private boolean closedOut() {
-        boolean out;
+        boolean sent;
         try {
             engine.closeOutbound(); // once; again while closing does nothing
-            out = closeOutput(false);
+            sent = out.closeOutput(false);
         } catch (IOException | RuntimeException e) {
-            out = true;
+            sent = true;
         }
-        if (out) {
+        if (sent) {
             end();
         }
-        return out;
+        return sent;
     }
 
     private void end() {
@@ -322,17 +314,7 @@ public final class TlsWire implements Wire, Protocol {
         if (closed) {
             throw new IOException("connection closed");
         }
-        if (!flush()) {
-            return 0;
-        }
-        long total = 0;
-        while (remaining(srcs, count)) {
-            total += wrap(srcs, count);
-            if (!flush()) {
-                break;
-            }
-        }
-        return total;
+        return out.write(srcs, count);
     }
 
     @Override
@@ -358,7 +340,7 @@ public final class TlsWire implements Wire, Protocol {
     @Override
     public void writeInterest(boolean on) {
         upperWrites = on;
-        plain.writeInterest(on || (netOut != null && netOut.position() > 0));
+        plain.writeInterest(on || out.pending());
     }
 
     @Override
@@ -373,40 +355,12 @@ public final class TlsWire implements Wire, Protocol {
 
     /**
      * Sends {@code close_notify} after the records the socket has not taken yet, then half-closes the
-     * socket (at once, or in the flush that empties {@code netOut}); reading goes on until the peer's own.
+     * socket (at once, or in the flush that empties them); reading goes on until the peer's own.
      */
     @Override
     public void shutdownOutput() throws IOException {
         engine.closeOutbound();
-        closeOutput(true);
-    }
-
-    /**
-     * After {@code closeOutbound}: flushes the records waiting, then wraps {@code close_notify} into the
-     * emptied {@code netOut} (the engine wraps only into a packet's worth of room, so not behind a waiting
-     * record) and flushes it, then half-closes the plain wire if {@code halfClose}. True when all that is
-     * done; false while the socket is full, and then the flush that empties {@code netOut} goes on with it
-     * (half-closing) or, while {@link #closing}, {@link #closedOut} from {@code onWritable} does.
-     */
-    private boolean closeOutput(boolean halfClose) throws IOException {
-        while (true) { // the records waiting, then what the engine still holds: close_notify last
-            if (!flushRecords()) {
-                shutdownAfterFlush = halfClose;
-                return false;
-            }
-            // one record per wrap: an alert queued before it (user_canceled mid-handshake, a key
-            // update's answer) comes first; bounded, as mid-handshake an engine may not say it is done
-            if (engine.isOutboundDone() || closeWraps == MAX_CLOSE_WRAPS) {
-                break;
-            }
-            closeWraps++;
-            wrap(NOTHING, 1);
-        }
-        shutdownAfterFlush = false;
-        if (halfClose) {
-            plain.shutdownOutput();
-        }
-        return true;
+        out.closeOutput(true);
     }
 
     /** No: file bytes must be encrypted, so they come through {@link #write} in pieces. */
@@ -446,9 +400,11 @@ public final class TlsWire implements Wire, Protocol {
     }
 
     /**
-     * A duplex protocol above (a WebSocket) writes from other threads while the plain wire's thread waits
-     * in a read: the write side here ({@code netOut}, wrap) and the read side ({@code netIn}, unwrap)
-     * share no buffer, and the engine allows a wrap beside an unwrap.
+     * A duplex protocol above (a WebSocket, HTTP/2 with a pumped body) writes from other threads while the
+     * plain wire's thread waits in a socket read. Those threads write from tasks run under the wire's
+     * turn, which the plain wire's thread gives up only inside that read and takes back before it hands
+     * the bytes here, so this wire is still entered by one thread at a time: its read side (a key
+     * update's answer included) and its write side never run at once.
      */
     @Override
     public void duplex() {
@@ -507,8 +463,7 @@ public final class TlsWire implements Wire, Protocol {
                 switch (engine.getHandshakeStatus()) {
                     case NEED_TASK -> runTasks();
                     case NEED_WRAP -> {
-                        wrap(NOTHING, 1);
-                        if (!flush()) {
+                        if (!out.wrapOwn()) {
                             // the rest when the socket takes more (onWritable); reading stops meanwhile, or
                             // a peer that sent more (or its FIN) and takes nothing would wake this loop on
                             // every turn, for nothing, until the handshake deadline
@@ -557,7 +512,7 @@ public final class TlsWire implements Wire, Protocol {
         if (netIn == null) {
             netIn = buffers.take(TlsBuffers.SIZE);
         } else if (!netIn.hasRemaining()) {
-            netIn = grow(netIn, engine.getSession().getPacketBufferSize());
+            netIn = buffers.grow(netIn, engine.getSession().getPacketBufferSize());
         }
         int n = plain.read(netIn);
         if (n < 0) {
@@ -701,7 +656,7 @@ public final class TlsWire implements Wire, Protocol {
                 if (appIn.position() > 0) {
                     return 1; // the protocol above must read first
                 }
-                appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+                appIn = buffers.grow(appIn, engine.getSession().getApplicationBufferSize());
                 return 1;
             }
             case CLOSED -> {
@@ -733,8 +688,7 @@ public final class TlsWire implements Wire, Protocol {
             switch (engine.getHandshakeStatus()) {
                 case NEED_TASK -> runTasks();
                 case NEED_WRAP -> {
-                    wrap(NOTHING, 1);
-                    if (!flush()) {
+                    if (!out.wrapOwn()) {
                         return; // the socket is full: the answer goes on from onWritable, not in a spin here
                     }
                 }
@@ -770,72 +724,6 @@ public final class TlsWire implements Wire, Protocol {
         return (appIn != null && appIn.position() > 0) || (netIn != null && netIn.position() > 0);
     }
 
-    // ---- records out -----------------------------------------------------------------------------
-
-    /** Encrypts from {@code srcs} into {@code netOut} (what fits): the plaintext bytes taken. */
-    private long wrap(ByteBuffer[] srcs, int count) throws IOException {
-        if (netOut == null) {
-            netOut = buffers.take(TlsBuffers.SIZE);
-        }
-        SSLEngineResult r = engine.wrap(srcs, 0, count, netOut);
-        if (r.getStatus() == SSLEngineResult.Status.CLOSED && r.bytesProduced() == 0 && r.bytesConsumed() == 0
-                && remaining(srcs, count)) {
-            throw new SSLException("TLS closed");
-        }
-        if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW && netOut.position() == 0) {
-            netOut = grow(netOut, engine.getSession().getPacketBufferSize());
-        }
-        return r.bytesConsumed();
-    }
-
-    /**
-     * Writes {@code netOut} to the socket: true when it is all gone (and, after {@link #shutdownOutput},
-     * {@code close_notify} after it and the half-close).
-     */
-    private boolean flush() throws IOException {
-        if (!flushRecords()) {
-            return false;
-        }
-        return !shutdownAfterFlush || closeOutput(true);
-    }
-
-    /** Writes {@code netOut} to the socket: true when it is all gone. */
-    private boolean flushRecords() throws IOException {
-        if (netOut == null) {
-            return true;
-        }
-        if (netOut.position() > 0) {
-            netOut.flip();
-            one[0] = netOut;
-            try {
-                plain.write(one, 1); // the protocol above counts the bytes: plaintext, as on a plain wire
-            } finally {
-                one[0] = null;
-                netOut.compact();
-            }
-        }
-        if (netOut.position() > 0) {
-            if (stalledSince == 0) {
-                stalledSince = plain.clock();
-            }
-            plain.writeInterest(true);
-            return false;
-        }
-        stalledSince = 0;
-        buffers.give(netOut);
-        netOut = null;
-        return true;
-    }
-
-    private static boolean remaining(ByteBuffer[] srcs, int count) {
-        for (int i = 0; i < count; i++) {
-            if (srcs[i].hasRemaining()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void releaseIfEmpty() {
         if (netIn != null && netIn.position() == 0) {
             buffers.give(netIn);
@@ -867,19 +755,6 @@ public final class TlsWire implements Wire, Protocol {
             }
             appIn = null;
         }
-        if (netOut != null) {
-            if (pool) {
-                buffers.give(netOut);
-            }
-            netOut = null;
-        }
-    }
-
-    private ByteBuffer grow(ByteBuffer b, int atLeast) {
-        ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + atLeast));
-        b.flip();
-        bigger.put(b);
-        buffers.give(b);
-        return bigger;
+        out.release(pool);
     }
 }
