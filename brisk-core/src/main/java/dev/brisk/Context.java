@@ -476,6 +476,30 @@ public interface Context {
     }
 
     /**
+     * Trailer fields, sent after the body: gRPC's {@code grpc-status}, a checksum or a
+     * {@code Server-Timing} measured over the whole body. {@code fields} is called once, after the body's
+     * last byte is produced (a stream's end included), on the connection's I/O thread, so it must not
+     * block; setting it again replaces it. Over HTTP/2 every answer that may have content carries them
+     * (a {@code HEADERS} frame that ends the stream, after the body's {@code DATA}, the answer then without
+     * {@code content-length}); over HTTP/1.1 the body is then sent chunked, a sized one too, with them
+     * after the last chunk. An HTTP/1.0 request, a
+     * {@code HEAD} request and a status without content (204, 304) get none, nor does an error answer
+     * that replaces the handler's. Announce them with {@code header("Trailer", names)} where clients need
+     * to know in advance (RFC 9110 6.6.2).
+     *
+     * <p>A field that may not be a trailer (the framing fields, {@code Content-Type},
+     * {@code Content-Encoding}, {@code Content-Range}, {@code Trailer}), a name that is not a token, a
+     * value with a control character, or an exception from {@code fields} ends the answer as a failing
+     * body stream does: logged, and the client sees an incomplete answer (HTTP/1.1: the connection closes
+     * without the last chunk; HTTP/2: the stream is reset).
+     *
+     * @param fields makes the trailer fields, names to values; an empty map sends none
+     * @return this context
+     * @throws IllegalArgumentException when {@code fields} is null
+     */
+    Context trailers(java.util.function.Supplier<java.util.Map<String, String>> fields);
+
+    /**
      * {@return the first value of a response header set so far, or null}
      *
      * @param name the header's name, case-insensitive

@@ -54,8 +54,31 @@ public final class RawConnection implements AutoCloseable {
      * @param statusLine the whole status line, without CRLF
      * @param headers lower-cased name to the last value
      * @param bodyBytes the body after any chunked coding was removed
+     * @param trailers the trailer fields after a chunked body, lower-cased name to the last value
      */
-    public record Response(int status, String statusLine, Map<String, String> headers, byte[] bodyBytes) {
+    public record Response(int status, String statusLine, Map<String, String> headers, byte[] bodyBytes,
+            Map<String, String> trailers) {
+        /**
+         * A response without trailer fields.
+         *
+         * @param status the status code
+         * @param statusLine the status line as sent
+         * @param headers lower-cased name to the last value
+         * @param bodyBytes the body
+         */
+        public Response(int status, String statusLine, Map<String, String> headers, byte[] bodyBytes) {
+            this(status, statusLine, headers, bodyBytes, Map.of());
+        }
+
+        /**
+         * {@return the last value of a trailer field, or null}
+         *
+         * @param name the field's name, any case
+         */
+        public String trailer(String name) {
+            return trailers.get(name.toLowerCase(Locale.ROOT));
+        }
+
         /** {@return the body decoded as UTF-8} */
         public String body() {
             return new String(bodyBytes, StandardCharsets.UTF_8);
@@ -155,22 +178,23 @@ public final class RawConnection implements AutoCloseable {
                 return new Response(status, statusLine, headers, new byte[0]);
             }
             byte[] body;
+            Map<String, String> trailers = new LinkedHashMap<>();
             if (head || status == 204 || status == 304) {
                 body = new byte[0];
             } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                body = readChunked();
+                body = readChunked(trailers);
             } else if (headers.containsKey("content-length")) {
                 body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
             } else {
                 body = in.readAllBytes();
             }
-            return new Response(status, statusLine, headers, body);
+            return new Response(status, statusLine, headers, body, trailers);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private byte[] readChunked() throws IOException {
+    private byte[] readChunked(Map<String, String> trailers) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         while (true) {
             String sizeLine = line();
@@ -182,7 +206,11 @@ public final class RawConnection implements AutoCloseable {
             if (size == 0) {
                 String t;
                 while ((t = line()) != null && !t.isEmpty()) {
-                    // trailers are dropped
+                    int colon = t.indexOf(':');
+                    trailers.put(t.substring(0, colon).trim().toLowerCase(Locale.ROOT), t.substring(colon + 1).trim());
+                }
+                if (t == null) {
+                    throw new IOException("connection closed inside a chunked body's trailer section");
                 }
                 return body.toByteArray();
             }

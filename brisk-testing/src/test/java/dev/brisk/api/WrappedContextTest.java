@@ -269,6 +269,7 @@ class WrappedContextTest {
         @Override public Context header(String name, String value) { d.header(name, value); return this; }
         @Override public Context addHeader(String name, String value) { d.addHeader(name, value); return this; }
         @Override public Context removeHeader(String name) { d.removeHeader(name); return this; }
+        @Override public Context trailers(java.util.function.Supplier<Map<String, String>> fields) { d.trailers(fields); return this; }
         @Override public String responseHeader(String name) { return d.responseHeader(name); }
         @Override public Context contentType(String contentType) { d.contentType(contentType); return this; }
         @Override public Context text(String text) { d.text(text); return this; }

@@ -1,11 +1,15 @@
 package dev.brisk.internal.http1;
 
+import dev.brisk.internal.http.TrailerFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * A response body given as a stream, on its way out: a {@link StreamPump} on another thread reads the
@@ -16,6 +20,7 @@ import java.util.concurrent.Executor;
  * <p>Loop thread, except {@link #write} and {@link #end}, which the pump calls from its thread.
  */
 final class ResponseStream {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
     private static final ByteBuffer LAST_CHUNK = ByteBuffer.wrap(
             "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
 
@@ -28,6 +33,8 @@ final class ResponseStream {
     /** A body stream whose head is still being written: closed if the connection goes first. */
     private InputStream pending;
     private CompletableFuture<Void> waiter;
+    /** What makes the trailer fields after the last chunk, or null. */
+    private Supplier<Map<String, String>> trailers;
 
     ResponseStream(Http1Connection conn, Output output, Runnable responseWritten) {
         this.conn = conn;
@@ -50,11 +57,14 @@ final class ResponseStream {
 
     /**
      * The head is written: pump {@code in} on {@code executor}, as chunks, or raw bytes of exactly
-     * {@code length} (when not -1), or raw bytes until the connection closes.
+     * {@code length} (when not -1), or raw bytes until the connection closes; a chunked one ends with
+     * the fields {@code trailers} makes (null: none).
      */
-    void start(InputStream in, boolean chunked, long length, Executor executor) {
+    void start(InputStream in, boolean chunked, long length, Executor executor,
+            Supplier<Map<String, String>> trailers) {
         pending = null;
         this.chunked = chunked;
+        this.trailers = chunked ? trailers : null;
         pump = new StreamPump(conn.channel(), in, chunked, length);
         executor.execute(pump);
     }
@@ -83,15 +93,28 @@ final class ResponseStream {
     void end(boolean framed, boolean ok) {
         conn.execute(() -> {
             pump = null;
+            Supplier<Map<String, String>> t = trailers;
+            trailers = null;
             if (conn.isClosed()) {
                 return;
             }
-            if (!ok || !framed) {
+            ByteBuffer last = LAST_CHUNK;
+            boolean whole = ok;
+            if (ok && framed && chunked && t != null) {
+                try {
+                    List<String> fields = TrailerFields.make(t);
+                    last = fields.isEmpty() ? LAST_CHUNK : ByteBuffer.wrap(TrailerFields.lastChunk(fields));
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.ERROR, "a response's trailer fields failed: the answer is cut", e);
+                    whole = false; // as a failing stream: the client must not take the body for whole
+                }
+            }
+            if (!whole || !framed) {
                 // a failed stream cannot be reported in-band; closing tells the client it is incomplete
                 conn.closeAfterResponse();
                 responseWritten.run();
             } else if (chunked) {
-                output.send(LAST_CHUNK.duplicate(), null, responseWritten);
+                output.send(last.duplicate(), null, responseWritten);
             } else {
                 responseWritten.run(); // the last of its Content-Length is written
             }
@@ -111,6 +134,7 @@ final class ResponseStream {
 
     /** The connection closed: the pump stops, a piece waiting to be written fails. */
     void close() {
+        trailers = null;
         InputStream p0 = pending;
         pending = null;
         dev.brisk.internal.web.Exchange.closeQuietly(p0);

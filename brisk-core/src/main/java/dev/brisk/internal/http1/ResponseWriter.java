@@ -10,7 +10,9 @@ import dev.brisk.internal.web.Exchange;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * Frames an exchange's response for HTTP/1.1: the head (status line, framing, connection header) into
@@ -43,6 +45,8 @@ final class ResponseWriter {
     private boolean chunked;
     /** {@link #streamBody}'s length under {@code Content-Length}, or -1. */
     private long streamLength;
+    /** What makes the trailer fields sent after the last chunk, or null. */
+    private Supplier<Map<String, String>> trailers;
     private int status;
     /** Body bytes sent, -1 when streamed. */
     private long bodyBytes;
@@ -78,14 +82,16 @@ final class ResponseWriter {
         InputStream s = streamBody;
         boolean c = chunked;
         long len = streamLength;
+        Supplier<Map<String, String>> t = trailers;
         head = null;
         body = null;
         streamBody = null;
-        if (s instanceof FileRegion file && transfersFiles) {
+        trailers = null;
+        if (s instanceof FileRegion file && transfersFiles && !c) {
             output.sendFile(h, file, responseWritten);
         } else if (s != null) {
             stream.pending(s);
-            output.send(h, b, () -> stream.start(s, c, len, streams));
+            output.send(h, b, () -> stream.start(s, c, len, streams, t));
         } else {
             output.send(h, b, responseWritten);
         }
@@ -127,9 +133,20 @@ final class ResponseWriter {
         String text = ex.responseText(); // when set, the body as ASCII chars (then no bytes are made)
         byte[] bytes = text == null ? ex.responseBody() : null;
         ByteBuffer shared = ex.responseBuffer(); // when set, the body (the bytes are then empty)
+        Supplier<Map<String, String>> trailerFields = ex.responseTrailers();
+        if (trailerFields != null && (headRequest || !ex.http11() || ResponseEncoder.bodyless(status))) {
+            trailerFields = null; // no chunks (HTTP/1.0), or no content for them to follow
+        }
         int bodyLength = 0;
         long length;
-        if (ResponseEncoder.bodyless(status)) {
+        if (trailerFields != null) {
+            // trailers follow only a chunked body: a body of known length is sent as chunks too
+            if (stream == null) {
+                stream = new java.io.ByteArrayInputStream(shared != null ? copy(shared)
+                        : text != null ? text.getBytes(StandardCharsets.US_ASCII) : bytes);
+            }
+            length = ResponseEncoder.CHUNKED;
+        } else if (ResponseEncoder.bodyless(status)) {
             Exchange.closeQuietly(stream);
             stream = null;
             length = ResponseEncoder.NO_LENGTH;
@@ -183,10 +200,18 @@ final class ResponseWriter {
         this.body = bodyBuf;
         this.streamBody = stream;
         this.chunked = length == ResponseEncoder.CHUNKED;
-        this.streamLength = stream instanceof SizedBody ? length : -1;
+        this.streamLength = stream instanceof SizedBody && !chunked ? length : -1;
+        this.trailers = trailerFields;
         this.status = status;
-        this.bodyBytes = headRequest ? 0 : stream instanceof SizedBody ? length : stream != null ? -1 : bodyLength;
+        this.bodyBytes = headRequest ? 0 : stream instanceof SizedBody && !chunked ? length : stream != null ? -1 : bodyLength;
         return true;
+    }
+
+    /** The bytes of a shared body buffer, its position left alone. */
+    private static byte[] copy(ByteBuffer shared) {
+        byte[] b = new byte[shared.remaining()];
+        shared.get(shared.position(), b);
+        return b;
     }
 
     /** The head in a pooled buffer, else in a larger one of its own (up to 1 MiB); null when too large. */

@@ -83,6 +83,8 @@ final class Http2Stream implements ExchangeOwner {
     BodyPump pump;
     /** Whether the last body bytes are known (a byte body, or the source ended): END_STREAM may follow them. */
     boolean bodyComplete;
+    /** What makes the trailer fields sent after the body (a HEADERS frame with END_STREAM), or null. */
+    java.util.function.Supplier<java.util.Map<String, String>> trailers;
     /** Whether the stream waits in the connection's ready queue. */
     boolean queued;
     /** Since when data waits while the window is closed (0: not blocked). */

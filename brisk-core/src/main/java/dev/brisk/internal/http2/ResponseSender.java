@@ -3,6 +3,7 @@ package dev.brisk.internal.http2;
 import dev.brisk.Method;
 import dev.brisk.internal.http.HttpDate;
 import dev.brisk.internal.http.ResponseEncoder;
+import dev.brisk.internal.http.TrailerFields;
 import dev.brisk.internal.files.SizedBody;
 import dev.brisk.internal.web.ErrorBodies;
 import dev.brisk.internal.web.Exchange;
@@ -30,6 +31,7 @@ import java.util.List;
  * <p>Loop thread only.
  */
 final class ResponseSender {
+    private static final System.Logger LOG = System.getLogger("dev.brisk");
     /** Bytes waiting for the socket above which no more DATA is made. */
     static final int HIGH_WATER = 64 * 1024;
     /** A body piece at most this long is copied into the output rather than sent as a view. */
@@ -162,12 +164,16 @@ final class ResponseSender {
         } else {
             length = shared != null ? shared.remaining() : text != null ? text.length() : bytes.length;
         }
+        // trailers follow content, even empty content: not a HEAD's answer, nor a status without content
+        java.util.function.Supplier<java.util.Map<String, String>> trailers =
+                head || ResponseEncoder.bodyless(status) ? null : ex.responseTrailers();
         encoder.begin();
         encoder.status(status);
         if (ex.responseContentType() != null && !ResponseEncoder.bodyless(status)) {
             encoder.field("content-type", ex.responseContentType());
         }
-        if (length >= 0) {
+        if (length >= 0 && trailers == null) {
+            // with trailers, no length: a client may take the body for done at its length, before them
             encoder.field(CONTENT_LENGTH, length);
         }
         date();
@@ -184,6 +190,7 @@ final class ResponseSender {
             return false;
         }
         boolean hasBody = !head && (stream != null || length > 0);
+        s.trailers = trailers;
         s.status = status;
         s.bodyBytes = stream != null ? -1 : head ? 0 : Math.max(0, length);
         recorder.responded(StreamRecorder.ANSWERED, status, s, ex, null, s.bodyBytes);
@@ -191,15 +198,25 @@ final class ResponseSender {
         if (hasBody && stream == null && fitsAtOnce(s, length)) {
             // the common small answer: its one DATA frame right behind its head, copied, no queue
             sendHead(s, true);
+            boolean end = s.trailers == null;
             if (text != null) {
-                frames.dataAscii(s.id, text, true);
+                frames.dataAscii(s.id, text, end);
             } else {
                 ByteBuffer src = shared != null ? shared.duplicate() : ByteBuffer.wrap(bytes);
-                frames.dataCopy(s.id, src, (int) length, true);
+                frames.dataCopy(s.id, src, (int) length, end);
             }
             s.sendWindow -= length;
             connWindow -= length;
-            conn.sent(s);
+            if (end) {
+                conn.sent(s);
+            } else {
+                endWithTrailers(s);
+            }
+            return true;
+        }
+        if (!hasBody && s.trailers != null) {
+            sendHead(s, true); // no DATA: the trailers' HEADERS end the stream
+            endWithTrailers(s);
             return true;
         }
         sendHead(s, hasBody);
@@ -324,10 +341,14 @@ final class ResponseSender {
             }
             int remaining = piece == null ? 0 : piece.remaining();
             if (remaining == 0) {
-                // the body ended: END_STREAM on an empty frame, which no window limits
+                // the body ended: END_STREAM on an empty frame, which no window limits (or on the trailers)
                 dequeue();
-                frames.dataCopy(s.id, ByteBuffer.allocate(0), 0, true);
-                conn.sent(s);
+                if (s.trailers != null) {
+                    endWithTrailers(s);
+                } else {
+                    frames.dataCopy(s.id, ByteBuffer.allocate(0), 0, true);
+                    conn.sent(s);
+                }
                 continue;
             }
             if (connWindow <= 0) {
@@ -349,7 +370,8 @@ final class ResponseSender {
             if (copy) {
                 n = Math.min(n, out.maxInline());
             }
-            boolean end = n == remaining && s.bodyComplete;
+            boolean last = n == remaining && s.bodyComplete;
+            boolean end = last && s.trailers == null;
             if (copy) {
                 frames.dataCopy(s.id, piece, n, end);
             } else {
@@ -363,9 +385,13 @@ final class ResponseSender {
                 s.sendRate.pause(now); // sending: not waiting on the client until its window shuts again
             }
             dequeue();
-            if (end) {
+            if (last) {
                 s.out = null;
-                conn.sent(s);
+                if (end) {
+                    conn.sent(s);
+                } else {
+                    endWithTrailers(s);
+                }
                 continue;
             }
             if (!piece.hasRemaining() && s.pump != null) {
@@ -374,6 +400,42 @@ final class ResponseSender {
             }
             schedule(s); // behind the others: one frame per turn
         }
+    }
+
+    /**
+     * Ends {@code s}'s answer, its body sent, with its trailer fields: a {@code HEADERS} frame with
+     * END_STREAM (no window limits it), or an empty {@code DATA} frame when there are none. Fields that
+     * fail (the supplier threw, a field that may not be a trailer, a block too large) reset the stream,
+     * as a failing body does.
+     */
+    private void endWithTrailers(Http2Stream s) {
+        java.util.function.Supplier<java.util.Map<String, String>> t = s.trailers;
+        s.trailers = null;
+        List<String> fields;
+        try {
+            fields = TrailerFields.make(t);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "a response's trailer fields failed: the stream is reset", e);
+            conn.bodyFailed(s);
+            return;
+        }
+        if (fields.isEmpty()) {
+            frames.dataCopy(s.id, ByteBuffer.allocate(0), 0, true);
+            conn.sent(s);
+            return;
+        }
+        encoder.begin();
+        for (int i = 0; i < fields.size(); i += 2) {
+            encoder.field(fields.get(i), fields.get(i + 1));
+        }
+        if (encoder.tooLarge()) {
+            encoder.abandon();
+            LOG.log(System.Logger.Level.ERROR, "a response's trailer fields are too large to send: the stream is reset");
+            conn.bodyFailed(s);
+            return;
+        }
+        frames.headers(s.id, encoder.bytes(), encoder.length(), true);
+        conn.sent(s);
     }
 
     private void dequeue() {
@@ -457,6 +519,7 @@ final class ResponseSender {
     /** The stream is gone: its body stream stops. */
     void release(Http2Stream s) {
         s.out = null;
+        s.trailers = null;
         if (s.pump != null) {
             s.pump.cancel(); // it closes the source itself
             s.pump = null;

@@ -388,6 +388,17 @@ final class ContextHandle implements Context {
     }
 
     @Override
+    public Context trailers(java.util.function.Supplier<java.util.Map<String, String>> fields) {
+        Exchange e = enter();
+        try {
+            e.trailers(fields);
+        } finally {
+            e.leaveHandle();
+        }
+        return this;
+    }
+
+    @Override
     public Context removeHeader(String name) {
         Exchange e = enter();
         try {

@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The response half of an {@link Exchange}: status, content type, {@link ResponseHeaders} and one body
@@ -36,6 +38,8 @@ abstract class ResponseState extends RequestHeadState implements Context {
     private InputStream responseStream;
     /** The handler accepted a protocol switch: the response is its {@code 101}. Else null. */
     private ProtocolSwitch protocolSwitch;
+    /** Makes the trailer fields once the body is out ({@link #trailers}), or null. */
+    private Supplier<Map<String, String>> trailers;
 
     // ---- engine-facing ----
 
@@ -65,6 +69,11 @@ abstract class ResponseState extends RequestHeadState implements Context {
 
     public InputStream responseStream() {
         return responseStream;
+    }
+
+    /** What makes the trailer fields ({@link Context#trailers}), or null for none. */
+    public Supplier<Map<String, String>> responseTrailers() {
+        return trailers;
     }
 
     /** The protocol switch the response answers with ({@code 101}), or null for a normal response. */
@@ -107,6 +116,7 @@ abstract class ResponseState extends RequestHeadState implements Context {
     void resetResponse() {
         status = 200;
         protocolSwitch = null;
+        trailers = null;
         contentType = null;
         if (headers != null) {
             headers.dropHandlerFields();
@@ -121,6 +131,7 @@ abstract class ResponseState extends RequestHeadState implements Context {
     void clearForReuse() {
         status = 200;
         protocolSwitch = null;
+        trailers = null;
         contentType = null;
         if (headers != null) {
             headers.clear();
@@ -200,6 +211,15 @@ abstract class ResponseState extends RequestHeadState implements Context {
     @Override
     public Context addHeader(String name, String value) {
         return putHeader(name, value, false);
+    }
+
+    @Override
+    public Context trailers(Supplier<Map<String, String>> fields) {
+        if (fields == null) {
+            throw new IllegalArgumentException("trailers must not be null");
+        }
+        trailers = fields;
+        return this;
     }
 
     @Override
