@@ -479,7 +479,8 @@ public interface Context {
      * Trailer fields, sent after the body: gRPC's {@code grpc-status}, a checksum or a
      * {@code Server-Timing} measured over the whole body. {@code fields} is called once, after the body's
      * last byte is produced (a stream's end included), on the connection's I/O thread, so it must not
-     * block; setting it again replaces it. Over HTTP/2 every answer that may have content carries them
+     * block; the request is over by then, so it must not use this context (capture what it needs).
+     * Setting it again replaces it. Over HTTP/2 every answer that may have content carries them
      * (a {@code HEADERS} frame that ends the stream, after the body's {@code DATA}, the answer then without
      * {@code content-length}); over HTTP/1.1 the body is then sent chunked, a sized one too, with them
      * after the last chunk. An HTTP/1.0 request, a

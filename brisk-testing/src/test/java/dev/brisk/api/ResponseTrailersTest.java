@@ -40,10 +40,22 @@ class ResponseTrailersTest {
     Engine engine;
 
     private BriskTestServer server;
+    private Path files;
 
     @BeforeEach
-    void start() {
+    void start() throws Exception {
+        files = Files.createTempDirectory("brisk-trailers");
+        byte[] file = new byte[200_000];
+        Arrays.fill(file, (byte) 'f');
+        Files.write(files.resolve("big.bin"), file);
         server = BriskTestServer.start(engine, cfg -> {
+            cfg.staticFiles("/files", dev.brisk.StaticFiles.directory(files));
+            cfg.use(next -> ctx -> {
+                next.handle(ctx);
+                if (ctx.path().startsWith("/files/")) {
+                    ctx.trailers(() -> Map.of("X-File", "sent"));
+                }
+            });
             cfg.get("/stream", ctx -> {
                 AtomicLong given = new AtomicLong();
                 ctx.stream(new InputStream() {
@@ -74,6 +86,11 @@ class ResponseTrailersTest {
                 throw new IllegalStateException("no checksum today");
             }));
             cfg.get("/forbidden", ctx -> ctx.text("partial").trailers(() -> Map.of("Content-Length", "7")));
+            cfg.get("/throws-error", ctx -> ctx.text("partial").trailers(() -> {
+                throw new AssertionError("an Error, not an exception");
+            }));
+            cfg.get("/missing", ctx -> ctx.status(404).text("the handler's").trailers(() -> Map.of("X-Sum", "1")));
+            cfg.error(404, ctx -> ctx.text("the error page's"));
             cfg.get("/failing-handler", ctx -> {
                 ctx.trailers(() -> Map.of("X-Sum", "1"));
                 throw new IllegalStateException("the handler failed after setting trailers");
@@ -82,8 +99,10 @@ class ResponseTrailersTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         server.close();
+        Files.deleteIfExists(files.resolve("big.bin"));
+        Files.deleteIfExists(files);
     }
 
     @Test
@@ -141,18 +160,37 @@ class ResponseTrailersTest {
     @Test
     void anErrorAnswerReplacingTheHandlersDropsItsTrailers() {
         try (RawConnection c = server.raw()) {
-            c.send("GET /failing-handler HTTP/1.1\r\nHost: x\r\n\r\n");
+            c.send("GET /failing-handler HTTP/1.1\r\nHost: x\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n");
             RawConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(500);
             assertThat(r.header("Transfer-Encoding")).isNull();
             assertThat(r.trailers()).isEmpty();
+            RawConnection.Response page = c.read(); // the status's error page replaced the handler's body
+            assertThat(page.status()).isEqualTo(404);
+            assertThat(page.body()).isEqualTo("the error page's");
+            assertThat(page.header("Transfer-Encoding")).isNull();
+        }
+    }
+
+    /** A file (sent straight from its file where the engine can) goes as chunks when it has trailers. */
+    @Test
+    void aFileWithTrailersIsSentChunked() {
+        try (RawConnection c = server.raw()) {
+            c.send("GET /files/big.bin HTTP/1.1\r\nHost: x\r\n\r\nGET /text HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("Transfer-Encoding")).isEqualTo("chunked");
+            assertThat(r.header("Content-Length")).isNull();
+            assertThat(r.bodyBytes()).hasSize(200_000);
+            assertThat(r.trailers()).containsExactly(Map.entry("x-file", "sent"));
+            assertThat(c.read().body()).isEqualTo("hello");
         }
     }
 
     @Test
     void aSupplierThatThrowsOrAForbiddenFieldCutsTheAnswerAndIsLogged() {
         try (LogCapture log = LogCapture.install("ResponseTrailersTest")) {
-            for (String path : List.of("/throws", "/forbidden")) {
+            for (String path : List.of("/throws", "/forbidden", "/throws-error")) {
                 try (RawConnection c = server.raw()) {
                     c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
                     String all = c.readAll(); // the server closes
@@ -160,9 +198,10 @@ class ResponseTrailersTest {
                             .doesNotContain("\r\n0\r\n");
                 }
             }
-            assertThat(log.severe()).as("ERROR records").hasSize(2)
+            assertThat(log.severe()).as("ERROR records").hasSize(3)
                     .allSatisfy(m -> assertThat(m).contains("trailer fields failed"))
                     .anySatisfy(m -> assertThat(m).contains("no checksum today"))
+                    .anySatisfy(m -> assertThat(m).contains("an Error, not an exception"))
                     .anySatisfy(m -> assertThat(m).contains("Content-Length may not be sent as a trailer field"));
         }
     }
@@ -177,6 +216,9 @@ class ResponseTrailersTest {
         assertThat(h2).startsWith("HTTP/2 200").contains("x-bytes: " + PIECES * PIECE);
         String text = curl("--http2-prior-knowledge", "-s", "-D", "-", "-o", "/dev/null", base + "/text");
         assertThat(text).contains("x-sum: 5");
+        String file = curl("--http2-prior-knowledge", "-s", "-D", "-", "-o", "/dev/null", "-w", "%{size_download}",
+                base + "/files/big.bin");
+        assertThat(file).contains("x-file: sent").endsWith("200000").doesNotContain("content-length");
     }
 
     private static String curl(String... args) throws Exception {

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.brisk.Brisk;
 import dev.brisk.BriskConfig;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.RawConnection;
 import dev.brisk.testing.Within;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -547,6 +548,35 @@ class Http2ProtectionsTest {
             assertThat(c.await(on(HEADERS, 5)).status()).as("the connection still serves").isEqualTo(200);
         }
         assertThat(handled).as("a refused request reached its handler").hasValue(0);
+    }
+
+    /**
+     * {@code max-header-size} bounds HTTP/2's regular fields as it bounds HTTP/1.1's header lines (each
+     * counted as {@code name: value} and CRLF), so the same request gets the same 431 on both protocols,
+     * however large {@code h2-max-header-list-size} is; one just within it is served on both.
+     */
+    @Test
+    void maxHeaderSizeRefusesTheSameRequestOnBothProtocols() throws Exception {
+        start(cfg -> cfg.options().maxHeaderSize(1024));
+        String over = "a".repeat(1100);
+        String within = "a".repeat(800);
+        try (H2Conn c = new H2Conn(app.port())) {
+            c.headers(1, true, H2Conn.request("GET", "/hello", "x-big", over));
+            assertThat(c.await(on(HEADERS, 1)).status()).isEqualTo(431);
+            H2Conn.Frame body = c.await(on(DATA, 1));
+            assertThat(new String(body.payload(), StandardCharsets.UTF_8))
+                    .contains("Request header block is larger than 1024 bytes");
+            c.headers(3, true, H2Conn.request("GET", "/hello", "x-big", within));
+            assertThat(c.await(on(HEADERS, 3)).status()).isEqualTo(200);
+        }
+        try (RawConnection c = RawConnection.open("127.0.0.1", app.port())) {
+            c.send("GET /hello HTTP/1.1\r\nHost: x\r\nx-big: " + within + "\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(200);
+            c.send("GET /hello HTTP/1.1\r\nHost: x\r\nx-big: " + over + "\r\n\r\n");
+            RawConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(431);
+            assertThat(r.body()).contains("Request header block is larger than 1024 bytes");
+        }
     }
 
     /**

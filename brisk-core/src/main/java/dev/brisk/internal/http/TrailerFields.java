@@ -45,7 +45,8 @@ public final class TrailerFields {
                 || name.equalsIgnoreCase("Content-Type") || name.equalsIgnoreCase("Content-Encoding")
                 || name.equalsIgnoreCase("Content-Range") || name.equalsIgnoreCase("Trailer")
                 || name.equalsIgnoreCase("Keep-Alive") || name.equalsIgnoreCase("Upgrade")
-                || name.equalsIgnoreCase("TE") || name.equalsIgnoreCase("Host");
+                || name.equalsIgnoreCase("TE") || name.equalsIgnoreCase("Host")
+                || name.equalsIgnoreCase("Proxy-Connection");
     }
 
     /** HTTP/1.1's end of a chunked body with {@code fields} (from {@link #make}): the last chunk, the fields, CRLF. */

@@ -104,7 +104,7 @@ final class ResponseStream {
                 try {
                     List<String> fields = TrailerFields.make(t);
                     last = fields.isEmpty() ? LAST_CHUNK : ByteBuffer.wrap(TrailerFields.lastChunk(fields));
-                } catch (RuntimeException e) {
+                } catch (Throwable e) { // the app's code, on the loop: whatever it throws cuts this answer only
                     LOG.log(System.Logger.Level.ERROR, "a response's trailer fields failed: the answer is cut", e);
                     whole = false; // as a failing stream: the client must not take the body for whole
                 }

@@ -139,11 +139,16 @@ final class ResponseWriter {
         }
         int bodyLength = 0;
         long length;
+        // with trailers: the body's length as the pump checks it and the log counts it, or -1
+        long knownLength = -1;
         if (trailerFields != null) {
             // trailers follow only a chunked body: a body of known length is sent as chunks too
             if (stream == null) {
-                stream = new java.io.ByteArrayInputStream(shared != null ? copy(shared)
-                        : text != null ? text.getBytes(StandardCharsets.US_ASCII) : bytes);
+                byte[] b = shared != null ? copy(shared) : text != null ? text.getBytes(StandardCharsets.US_ASCII) : bytes;
+                stream = new java.io.ByteArrayInputStream(b);
+                knownLength = b.length;
+            } else if (stream instanceof SizedBody sized && sized.length() >= 0) {
+                knownLength = sized.length(); // a file that changes while sent is cut, not ended with trailers
             }
             length = ResponseEncoder.CHUNKED;
         } else if (ResponseEncoder.bodyless(status)) {
@@ -200,10 +205,11 @@ final class ResponseWriter {
         this.body = bodyBuf;
         this.streamBody = stream;
         this.chunked = length == ResponseEncoder.CHUNKED;
-        this.streamLength = stream instanceof SizedBody && !chunked ? length : -1;
         this.trailers = trailerFields;
+        this.streamLength = trailerFields != null ? knownLength : stream instanceof SizedBody ? length : -1;
         this.status = status;
-        this.bodyBytes = headRequest ? 0 : stream instanceof SizedBody && !chunked ? length : stream != null ? -1 : bodyLength;
+        this.bodyBytes = headRequest ? 0 : trailerFields != null ? knownLength
+                : stream instanceof SizedBody ? length : stream != null ? -1 : bodyLength;
         return true;
     }
 

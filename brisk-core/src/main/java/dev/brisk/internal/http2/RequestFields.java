@@ -15,8 +15,10 @@ import java.util.Arrays;
  * control characters, nor start or end with white space; connection-specific fields are refused, as
  * is {@code te} other than {@code trailers}. A request that breaks any of these is malformed (a
  * stream error). A list larger than {@code maxListSize} (counted as HPACK counts: 32 per field plus
- * name and value) or with more than {@code maxFields} fields is too large (a 431): its fields stop
- * being kept, but decoding goes on, as the connection's HPACK state needs. {@code :authority} is
+ * name and value), with more than {@code maxFields} fields, or whose regular fields would make a
+ * larger header block than {@code maxHeaderBytes} as HTTP/1.1 lines ({@code name: value} and CRLF, as
+ * {@code max-header-size} counts them there) is too large (a 431): its fields stop being kept, but
+ * decoding goes on, as the connection's HPACK state needs. {@code :authority} is
  * added as a {@code host} field when the request has none, so handlers see the same header either
  * way.
  *
@@ -26,6 +28,9 @@ import java.util.Arrays;
 final class RequestFields implements HpackDecoder.Sink {
     private final int maxListSize;
     private final int maxFields;
+    private final int maxHeaderBytes;
+    /** The regular fields' size as HTTP/1.1 header lines. */
+    private int headerBytes;
     private boolean trailers;
     private byte[] head;
     private int len;
@@ -35,6 +40,8 @@ final class RequestFields implements HpackDecoder.Sink {
     private boolean regularSeen;
     private String malformed;
     private boolean tooLarge;
+    /** What {@link #tooLarge} broke, for the 431's message. */
+    private String tooLargeWhy;
     // pseudo-header fields: offsets into head, -1 when absent
     private int methodStart;
     private int methodEnd;
@@ -51,9 +58,10 @@ final class RequestFields implements HpackDecoder.Sink {
     private boolean expectOther;
     private long contentLength;
 
-    RequestFields(int maxListSize, int maxFields) {
+    RequestFields(int maxListSize, int maxFields, int maxHeaderBytes) {
         this.maxListSize = maxListSize;
         this.maxFields = maxFields;
+        this.maxHeaderBytes = maxHeaderBytes;
     }
 
     /** Starts a header block: a request's ({@code trailers} false) or its trailers'. */
@@ -66,6 +74,7 @@ final class RequestFields implements HpackDecoder.Sink {
         len = 0;
         fieldCount = 0;
         listSize = 0;
+        headerBytes = 0;
         regularSeen = false;
         malformed = null;
         tooLarge = false;
@@ -84,8 +93,15 @@ final class RequestFields implements HpackDecoder.Sink {
     @Override
     public void field(byte[] name, int no, int nl, byte[] value, int vo, int vl) {
         listSize += nl + vl + 32;
-        if (listSize > maxListSize || fieldCount >= maxFields) {
+        if (nl == 0 || name[no] != ':') {
+            headerBytes += nl + vl + 4; // "name: value" CRLF
+        }
+        if (!tooLarge && (listSize > maxListSize || fieldCount >= maxFields || headerBytes > maxHeaderBytes)) {
             tooLarge = true;
+            // said as HTTP/1.1 says it where the limit is the same one
+            tooLargeWhy = headerBytes > maxHeaderBytes ? "Request header block is larger than " + maxHeaderBytes + " bytes"
+                    : fieldCount >= maxFields ? "More than " + maxFields + " request header fields"
+                    : "Request header list is larger than " + maxListSize + " bytes";
         }
         if (malformed != null || tooLarge) {
             return; // only the list's size still matters
@@ -206,6 +222,11 @@ final class RequestFields implements HpackDecoder.Sink {
     /** Whether the list went past the limits (answered 431). */
     boolean tooLarge() {
         return tooLarge;
+    }
+
+    /** {@return which limit a list {@link #tooLarge} broke, as the 431's message} */
+    String tooLargeWhy() {
+        return tooLargeWhy;
     }
 
     /**

@@ -60,7 +60,8 @@ final class RequestStreams implements FrameReader.StreamFrames {
         this.flood = flood;
         this.admission = new StreamAdmission(conn, wire, shared, sender);
         this.bodies = new RequestBodies(this, admission, conn, wire, shared, frames, sender, connWindowTarget);
-        this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders());
+        this.fields = new RequestFields(h2.maxHeaderListSize(), shared.options.maxHeaders(),
+                shared.options.maxHeaderSize());
         this.timers = new StreamTimers(this, wire, shared, bodies, admission, sender);
         this.block = new HeaderBlock(2 * h2.maxHeaderListSize());
     }
@@ -163,7 +164,7 @@ final class RequestStreams implements FrameReader.StreamFrames {
             s.bodyRate.start(s.lastInput);
         }
         if (fields.tooLarge()) {
-            refuse(s, 431, "Request header fields too large");
+            refuse(s, 431, fields.tooLargeWhy());
             return;
         }
         if (fields.requestLineLength() > shared.options.maxRequestLine()) {

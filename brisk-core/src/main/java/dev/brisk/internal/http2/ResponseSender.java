@@ -414,7 +414,7 @@ final class ResponseSender {
         List<String> fields;
         try {
             fields = TrailerFields.make(t);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // the app's code, on the loop: whatever it throws ends this stream only
             LOG.log(System.Logger.Level.ERROR, "a response's trailer fields failed: the stream is reset", e);
             conn.bodyFailed(s);
             return;

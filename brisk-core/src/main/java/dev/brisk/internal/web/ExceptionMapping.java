@@ -89,6 +89,7 @@ final class ExceptionMapping {
     void errorPage(Exchange ex) {
         Handler page = errorPages == null ? null : errorPages[ex.status()];
         if (page != null) {
+            ex.dropTrailers(); // they were the handler's body's: the page's body is another
             try {
                 page.handle(ex.context());
             } catch (Throwable t) {

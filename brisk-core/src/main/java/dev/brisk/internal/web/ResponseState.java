@@ -76,6 +76,11 @@ abstract class ResponseState extends RequestHeadState implements Context {
         return trailers;
     }
 
+    /** Forgets the trailers set so far: the body they were made for is replaced (an error page). */
+    void dropTrailers() {
+        trailers = null;
+    }
+
     /** The protocol switch the response answers with ({@code 101}), or null for a normal response. */
     public ProtocolSwitch protocolSwitch() {
         return status == 101 ? protocolSwitch : null;

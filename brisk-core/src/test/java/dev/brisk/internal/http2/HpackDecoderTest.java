@@ -129,7 +129,7 @@ class HpackDecoderTest {
         d.decode(insert, 0, insert.length, (n, no, nl, v, vo, vl) -> { });
         byte[] bomb = new byte[1000];
         java.util.Arrays.fill(bomb, (byte) 0xbe);
-        RequestFields fields = new RequestFields(16 * 1024, 200);
+        RequestFields fields = new RequestFields(16 * 1024, 200, 16 * 1024);
         fields.reset(false);
         d.decode(bomb, 0, bomb.length, fields);
         assertThat(fields.tooLarge()).isTrue();

@@ -18,7 +18,7 @@ class RequestFieldsTest {
 
     /** Decodes name/value pairs given as strings, as HPACK would hand them over. */
     private static RequestFields fields(boolean trailers, String... pairs) {
-        RequestFields f = new RequestFields(4096, 10);
+        RequestFields f = new RequestFields(4096, 10, 4096);
         f.reset(trailers);
         for (int i = 0; i < pairs.length; i += 2) {
             byte[] n = pairs[i].getBytes(StandardCharsets.ISO_8859_1);
