@@ -7,6 +7,7 @@ import dev.brisk.testing.BriskTestServer;
 import dev.brisk.testing.Engine;
 import dev.brisk.testing.LogCapture;
 import dev.brisk.testing.RawConnection;
+import dev.brisk.testing.Tools;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -208,7 +209,7 @@ class ResponseTrailersTest {
 
     @Test
     void curlReadsTheTrailersOverHttp11AndHttp2() throws Exception {
-        assumeTrue(onPath("curl"), "curl is not installed");
+        assumeTrue(Tools.onPath("curl"), "curl is not installed");
         String base = "http://127.0.0.1:" + server.port();
         String h1 = curl("--http1.1", "-s", "-D", "-", "-o", "/dev/null", base + "/stream");
         assertThat(h1).contains("X-Bytes: " + PIECES * PIECE);
@@ -231,12 +232,4 @@ class ResponseTrailersTest {
         return out;
     }
 
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

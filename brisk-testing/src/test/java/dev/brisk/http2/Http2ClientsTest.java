@@ -9,6 +9,7 @@ import dev.brisk.BriskConfig;
 import dev.brisk.Dispatch;
 import dev.brisk.testing.Engine;
 import dev.brisk.tls.TestKeys;
+import dev.brisk.testing.Tools;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.Socket;
@@ -218,7 +219,7 @@ class Http2ClientsTest {
 
     @Test
     void curlOverTlsAndInTheClear() throws Exception {
-        assumeTrue(onPath("curl"), "curl is not installed");
+        assumeTrue(Tools.onPath("curl"), "curl is not installed");
         startTls();
         String tls = curl("--http2", "--cacert", key.certPem().toString(), "-w", "\n%{http_version}",
                 https("/users/7?q=x"));
@@ -253,11 +254,7 @@ class Http2ClientsTest {
 
     @Test
     void h2loadManyStreamsInTheClearAndOverTls() throws Exception {
-        boolean have = onPath("h2load");
-        if (!have && "1".equals(System.getenv("BRISK_REQUIRE_H2LOAD"))) {
-            throw new AssertionError("h2load is required (BRISK_REQUIRE_H2LOAD=1) but not on the PATH");
-        }
-        assumeTrue(have, "h2load (nghttp2-client) is not installed");
+        Tools.need("h2load", "BRISK_REQUIRE_H2LOAD", "nghttp2-client");
         start(cfg -> { });
         String clear = h2load("http://127.0.0.1:" + app.port() + "/users/5");
         assertThat(clear).contains("requests: 4000 total, 4000 started, 4000 done, 4000 succeeded, 0 failed")
@@ -366,12 +363,4 @@ class Http2ClientsTest {
         return out.replace("\r\n", "\n");
     }
 
-    static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.Brisk;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.Tools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -81,11 +82,7 @@ class Http2TrailersTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void nghttpDecodesTheTrailerFields(Engine engine) throws Exception {
-        boolean have = onPath("nghttp");
-        if (!have && "1".equals(System.getenv("BRISK_REQUIRE_H2LOAD"))) {
-            throw new AssertionError("nghttp (nghttp2-client, with h2load) is required but not on the PATH");
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(have, "nghttp is not installed");
+        Tools.need("nghttp", "BRISK_REQUIRE_H2LOAD", "nghttp2-client, with h2load");
         start(engine).close();
         String base = "http://127.0.0.1:" + app.port();
         for (String[] c : new String[][] {{"/text", "x-sum: 5"}, {"/large", "x-sum: 100000"}, {"/empty", "grpc-status: 0"}}) {
@@ -107,15 +104,6 @@ class Http2TrailersTest {
         assertThat(p.exitValue()).as("nghttp's exit status; output: %s", out).isZero();
         // nghttp opens priority streams first, so its request's stream id varies: one request, one name
         return out.replaceAll("stream_id=\\d+", "stream_id=N");
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @ParameterizedTest

@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.brisk.Brisk;
 import dev.brisk.TlsInfo;
 import dev.brisk.testing.Engine;
+import dev.brisk.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +34,7 @@ class TlsOpensslTest {
 
     @BeforeAll
     static void start() throws Exception {
-        boolean have = onPath("openssl");
+        boolean have = Tools.onPath("openssl");
         if (!have && "1".equals(System.getenv("BRISK_REQUIRE_OPENSSL"))) {
             throw new AssertionError("openssl is required (BRISK_REQUIRE_OPENSSL=1) but not on the PATH");
         }
@@ -58,15 +57,6 @@ class TlsOpensslTest {
         if (app != null) {
             app.close();
         }
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Runs s_client with {@code args}, sending {@code input}; its whole output. */
