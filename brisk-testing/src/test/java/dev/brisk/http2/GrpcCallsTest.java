@@ -27,13 +27,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * gRPC's unary calls served by a plain Brisk handler, as grpc-java's own client (h2c, prior knowledge)
- * makes them: a length-prefixed message in, one out, and the call's status in the response's trailers
- * ({@code grpc-status}, {@code grpc-message}), which the client cannot do without. The messages are
+ * gRPC's unary and server-streaming calls served by plain Brisk handlers, as grpc-java's own client
+ * (h2c, prior knowledge) makes them: a length-prefixed message in, one or many out, and the call's
+ * status in the response's trailers ({@code grpc-status}, {@code grpc-message}), which the client
+ * cannot do without. The messages are
  * bytes (a marshaller of its own, no protobuf): the framing, the headers and the trailers are what is
  * tested.
  */
-class GrpcUnaryTest {
+class GrpcCallsTest {
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
@@ -51,6 +52,10 @@ class GrpcUnaryTest {
     };
     private static final MethodDescriptor<byte[], byte[]> SAY = MethodDescriptor.<byte[], byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("brisk.Echo/Say")
+            .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+
+    private static final MethodDescriptor<byte[], byte[]> COUNT = MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.SERVER_STREAMING).setFullMethodName("brisk.Echo/Count")
             .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
 
     private Brisk app;
@@ -86,13 +91,47 @@ class GrpcUnaryTest {
         ctx.bytes(out.array()).trailers(() -> Map.of("grpc-status", "0"));
     }
 
+    /**
+     * A server-streaming call: the request's one message is a count n, the answer n messages made as the
+     * body stream is read (a stream the server pumps), then the status in the trailers.
+     */
+    private static void count(Context ctx) {
+        ByteBuffer in = ByteBuffer.wrap(ctx.body());
+        in.position(5);
+        int n = Integer.parseInt(StandardCharsets.UTF_8.decode(in).toString());
+        ctx.contentType("application/grpc").stream(new InputStream() {
+            private int next;
+            private ByteBuffer message = ByteBuffer.allocate(0);
+
+            @Override
+            public int read() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (!message.hasRemaining()) {
+                    if (next == n) {
+                        return -1;
+                    }
+                    byte[] m = ("message " + next++).getBytes(StandardCharsets.UTF_8);
+                    message = ByteBuffer.allocate(5 + m.length).put((byte) 0).putInt(m.length).put(m).flip();
+                }
+                int k = Math.min(len, message.remaining());
+                message.get(b, off, k);
+                return k;
+            }
+        }).trailers(() -> Map.of("grpc-status", "0"));
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void grpcJavasClientGetsTheAnswerAndTheStatusFromTheTrailers(Engine engine) {
         app = Brisk.create(cfg -> {
             engine.apply(cfg);
             cfg.options().port(0).host("127.0.0.1").shutdownTimeout(Duration.ofSeconds(1));
-            cfg.post("/brisk.Echo/Say", GrpcUnaryTest::say);
+            cfg.post("/brisk.Echo/Say", GrpcCallsTest::say);
+            cfg.post("/brisk.Echo/Count", GrpcCallsTest::count);
         }).start();
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", app.port()).usePlaintext().build();
         CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
@@ -105,5 +144,9 @@ class GrpcUnaryTest {
                     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
                     assertThat(e.getStatus().getDescription()).isEqualTo("a name is needed");
                 });
+        java.util.List<String> got = new java.util.ArrayList<>();
+        ClientCalls.blockingServerStreamingCall(channel, COUNT, options, "300".getBytes(StandardCharsets.UTF_8))
+                .forEachRemaining(m -> got.add(new String(m, StandardCharsets.UTF_8)));
+        assertThat(got).hasSize(300).startsWith("message 0", "message 1").endsWith("message 299");
     }
 }
